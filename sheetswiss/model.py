@@ -1,0 +1,116 @@
+"""The domain types: a validated, immutable picture of one event's workbook.
+
+``workbook.parse`` builds these from the tabs and reports every problem with its cell; the
+``__post_init__`` checks here only re-state invariants the parser has already enforced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TypeAlias, final
+
+from .results import Result
+from .settings import Settings
+
+__all__ = ["CellRef", "Event", "Game", "Player", "PlayerId"]
+
+PlayerId: TypeAlias = str
+"""A player's name exactly as in Players!A (names are unique)."""
+
+CellRef: TypeAlias = str
+"""A cell in A1 notation with its tab, e.g. ``"Results!E14"``."""
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Player:
+    """One row of the Players tab."""
+
+    name: PlayerId
+    rating: int | None = None
+    club: str = ""
+    dropped_after: int | None = None
+    """The last round the player is paired in; ``None`` while active (Players.Status)."""
+    dropped: bool = False
+    """Status says the player has left (``dropped`` or a round number)."""
+    joined: int = 1
+    """The first round the player is paired in (Players.Joined, RULES.md 2.9)."""
+    row: int = 0
+    """The row in Players, for messages."""
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise ValueError("a player needs a name")
+        if self.joined < 1:
+            raise ValueError("Joined is a round number from 1")
+
+    def plays_in(self, round_: int) -> bool:
+        """Whether the player is to be paired in ``round_`` (drops and late entries, RULES.md 2.9)."""
+        if round_ < self.joined:
+            return False
+        if self.dropped_after is not None:
+            return round_ <= self.dropped_after
+        return not self.dropped
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Game:
+    """One row of the Results tab: who met whom in a round, and how it ended."""
+
+    round: int
+    table: int | None
+    a: PlayerId
+    b: PlayerId | None
+    """``None`` for a bye row."""
+    result: Result | None
+    """``None`` until the GM types one."""
+    row: int
+    """The row in Results; every message about this game names it."""
+
+    @property
+    def cell(self) -> CellRef:
+        """The Result cell of this row, e.g. ``Results!E14``."""
+        return f"Results!E{self.row}"
+
+    @property
+    def is_pairing(self) -> bool:
+        """A row the pairing wrote: a game between two players, or a pairing-allocated bye."""
+        from .results import ResultKind
+
+        return self.b is not None or (self.result is not None and self.result.kind is ResultKind.PAB)
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """A Swiss event as its workbook states it: settings, players, Results rows in tab order."""
+
+    settings: Settings
+    players: tuple[Player, ...]
+    games: tuple[Game, ...] = ()
+
+    @cached_property
+    def by_name(self) -> dict[PlayerId, Player]:
+        """Players by name."""
+        return {p.name: p for p in self.players}
+
+    @property
+    def paired_rounds(self) -> int:
+        """The highest round with pairings in Results (0 before round 1)."""
+        return max((g.round for g in self.games if g.is_pairing), default=0)
+
+    def games_in(self, round_: int) -> tuple[Game, ...]:
+        """The Results rows of one round, in tab order."""
+        return tuple(g for g in self.games if g.round == round_)
+
+    @property
+    def completed_rounds(self) -> int:
+        """The rounds 1..n whose every result is entered (standings count these, RULES.md 4.1)."""
+        n = 0
+        for r in range(1, self.paired_rounds + 1):
+            if any(g.result is None for g in self.games_in(r)):
+                break
+            n = r
+        return n

@@ -1,0 +1,219 @@
+"""The Settings tab: every key, its values, its default and what it does (RULES.md section 9).
+
+The registry :data:`SPECS` is the single list of settings: ``new`` writes it into the template with
+each description, and :func:`parse_settings` checks a GM's tab against it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, final
+
+from .errors import BadSetting, UnknownName
+
+__all__ = ["SPECS", "Settings", "SettingSpec", "known_keys", "parse_number", "parse_settings"]
+
+
+def parse_number(text: str) -> Fraction:
+    """A number as a GM types it: ``2``, ``0.5``, ``1/2``, ``-3``.
+
+    >>> parse_number("1/2"), parse_number(" 0.5 ")
+    (Fraction(1, 2), Fraction(1, 2))
+    """
+    try:
+        return Fraction(text.strip().replace(",", "."))
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"{text!r} is not a number") from None
+
+
+def _choice(*values: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        value = text.strip().lower()
+        if value not in values:
+            raise ValueError(f"{text!r} is not one of: {', '.join(values)}")
+        return value
+
+    parse.__doc__ = ", ".join(values)
+    return parse
+
+
+def _yes_no(text: str) -> bool:
+    value = text.strip().lower()
+    if value in ("yes", "y", "true", "1"):
+        return True
+    if value in ("no", "n", "false", "0"):
+        return False
+    raise ValueError(f"{text!r} is not yes or no")
+
+
+def _int(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            number = Fraction(text.strip())
+        except ValueError:
+            raise ValueError(f"{text!r} is not a whole number") from None
+        if number.denominator != 1 or number < minimum:
+            raise ValueError(f"{text!r} is not a whole number from {minimum}")
+        return int(number)
+
+    return parse
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.replace(";", ",").split(",") if part.strip())
+
+
+def _text(text: str) -> str:
+    return text.strip()
+
+
+def _number(text: str) -> Fraction:
+    return parse_number(text)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class SettingSpec:
+    """One setting: its key, the text ``new`` writes, how a value is read, and a line for the GM."""
+
+    key: str
+    default: str
+    """As written in the template; empty means "decided from other settings" (the description says how)."""
+    parse: Callable[[str], Any]
+    description: str
+    formats: tuple[str, ...] = ("swiss",)
+    """The event formats whose template lists it (a GM may still set it in any format)."""
+    section: str = ""
+
+
+POINT_PRESETS = ("armati", "chess", "magic", "hct", "game12", "custom")
+
+SPECS: tuple[SettingSpec, ...] = (
+    SettingSpec("event_name", "My event", _text, "The event's name, shown at the top of the tool's tabs.",
+                ("swiss", "heats")),
+    SettingSpec("format", "swiss", _choice("swiss", "heats"),
+                "swiss: rounds paired by score; heats: WBC-style multi-player heats.", ("swiss", "heats")),
+    SettingSpec("points", "armati", _choice(*POINT_PRESETS),
+                "Point scale: armati 2/1/0, chess 1/0.5/0, magic 3/1/0, hct 1/-/0, game12 (12 points split "
+                "by game score), custom (the three settings below).", section="1.3"),
+    SettingSpec("win_points", "", _number, "custom scale: points for a win.", section="1.3"),
+    SettingSpec("draw_points", "", _number, "custom scale: points for a draw.", section="1.3"),
+    SettingSpec("loss_points", "", _number, "custom scale: points for a loss.", section="1.3"),
+    SettingSpec("bye_points", "", _number,
+                "Points for a pairing-allocated bye; empty: the scale's own (a win's points).", section="1.3"),
+    SettingSpec("rounds", "", _int(1), "Number of Swiss rounds planned; empty: not fixed.", section="7"),
+    SettingSpec("top_cut", "", _int(0),
+                "Players who make the top cut, shaded in Standings; empty: 8 (4 for 9-16 players), 0: none.",
+                section="6"),
+    SettingSpec("tiebreaks", "", _names,
+                "Tiebreaks in order, comma-separated; empty: the scale's usual chain (armati: sodos, "
+                "median_buchholz, buchholz, random).", section="4.1"),
+    SettingSpec("unplayed", "", _choice("points", "fide2023"),
+                "How byes and forfeits count in opponent-based tiebreaks: points (simple) or fide2023 "
+                "(FIDE C.07 Art. 16); empty: fide2023 for chess, else points.", section="4.2"),
+    SettingSpec("sodos_draws", "zero", _choice("zero", "half"),
+                "SODOS: drawn opponents add nothing (zero) or half their score (half).", section="4.4"),
+    SettingSpec("progress_after_drop", "continue", _choice("continue", "stop"),
+                "Progress after a drop: keep adding the frozen total each round, or stop.", section="4.5"),
+    SettingSpec("de_rule", "fide", _choice("fide", "all_met", "separates", "pair"),
+                "Direct encounter: FIDE C.07 Art. 6, only if all met, only if it separates, or two players only.",
+                section="4.6"),
+    SettingSpec("first_round", "", _choice("rating", "random"),
+                "Round 1: by rating (top half v bottom half) or random; empty: rating if every player has one.",
+                section="2.6"),
+    SettingSpec("avoid_same_club", "no", _choice("no", "first_round", "always"),
+                "Keep players of the same club apart: no, in round 1 only, or every round (below score).",
+                section="2.7"),
+    SettingSpec("accelerated", "no", _yes_no,
+                "Accelerated pairing: a virtual win for the top half by rating in rounds 1 and 2.", section="2.8"),
+    SettingSpec("late_entry_points", "zero", _choice("zero", "draw"),
+                "Points for each round before a late entry's first: zero, or a draw's.", section="2.9"),
+    SettingSpec("score_distance", "groups", _choice("groups", "wins", "points"),
+                "Score cost measures distance in score groups, in wins, or in raw points.", section="2.2"),
+    SettingSpec("rematch_fallback", "fewest", _choice("fewest", "error"),
+                "When no pairing avoids every rematch: allow the fewest, or stop with an error.", section="2.3"),
+    SettingSpec("bye_choice", "lowest_ranked", _choice("lowest_ranked", "random_lowest_group"),
+                "Who gets the bye: the lowest-ranked eligible player, or a random one of the lowest group.",
+                section="2.4"),
+    SettingSpec("within_group", "slide", _choice("slide", "fold", "random"),
+                "Inside a score group: top half v bottom half (slide), 1st v last (fold), or random.",
+                section="2.5"),
+    SettingSpec("seed", "", _int(0), "Random seed: the same workbook and seed give the same pairings.",
+                ("swiss", "heats"), "2.11"),
+)
+
+_BY_KEY = {spec.key: spec for spec in SPECS}
+
+
+def known_keys() -> list[str]:
+    """Every setting key, sorted."""
+    return sorted(_BY_KEY)
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Settings:
+    """The parsed Settings tab. ``None`` means "not set": the rule that decides is in each field's spec."""
+
+    event_name: str = "My event"
+    format: str = "swiss"
+    points: str = "armati"
+    win_points: Fraction | None = None
+    draw_points: Fraction | None = None
+    loss_points: Fraction | None = None
+    bye_points: Fraction | None = None
+    rounds: int | None = None
+    top_cut: int | None = None
+    tiebreaks: tuple[str, ...] | None = None
+    unplayed: str | None = None
+    sodos_draws: str = "zero"
+    progress_after_drop: str = "continue"
+    de_rule: str = "fide"
+    first_round: str | None = None
+    avoid_same_club: str = "no"
+    accelerated: bool = False
+    late_entry_points: str = "zero"
+    score_distance: str = "groups"
+    rematch_fallback: str = "fewest"
+    bye_choice: str = "lowest_ranked"
+    within_group: str = "slide"
+    seed: int = 0
+
+    @property
+    def unplayed_rule(self) -> str:
+        """``unplayed`` with its default applied (RULES.md 4.2)."""
+        return self.unplayed or ("fide2023" if self.points == "chess" else "points")
+
+
+assert {f.name for f in dataclasses.fields(Settings)} == set(_BY_KEY), "SPECS and Settings disagree"
+
+
+def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings") -> Settings:
+    """Build :class:`Settings` from ``(row, key, value)`` triples of the Settings tab.
+
+    An empty value leaves the default; an unknown key or a bad value raises an error naming the cell.
+    """
+    values: dict[str, Any] = {}
+    seen: dict[str, int] = {}
+    for row, key, text in rows:
+        k = key.strip().lower().replace(" ", "_")
+        if k not in _BY_KEY:
+            raise UnknownName(f"{tab}!A{row}: unknown setting {key!r}; known: {', '.join(known_keys())}")
+        if k in seen:
+            raise BadSetting(f"{tab}!A{row}: {k} is set twice (first in row {seen[k]})")
+        seen[k] = row
+        if not text.strip():
+            continue
+        try:
+            values[k] = _BY_KEY[k].parse(text)
+        except ValueError as e:
+            raise BadSetting(f"{tab}!B{row}: {k}: {e}") from None
+    settings = Settings(**values)
+    if settings.points == "custom":
+        missing = [k for k in ("win_points", "draw_points", "loss_points") if getattr(settings, k) is None]
+        if missing:
+            raise BadSetting(f"{tab}: points is custom, so set {', '.join(missing)}")
+    return settings

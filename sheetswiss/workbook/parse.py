@@ -1,0 +1,207 @@
+"""Tabs -> a validated, immutable :class:`~sheetswiss.model.Event`.
+
+Every problem is reported as one line that starts with its cell, e.g. ``Results!E14: ...``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from fractions import Fraction
+
+from ..backends.base import Book, Value, column_letter
+from ..errors import BadWorkbook, SheetswissError
+from ..model import Event, Game, Player
+from ..results import ACCEPTED, Result
+from ..scoring import scale_for
+from ..settings import Settings, parse_settings
+from .contract import PLAYERS, RESULTS, SETTINGS
+
+__all__ = ["cell_text", "parse_event", "parse_settings_tab"]
+
+
+def cell_text(value: Value) -> str:
+    """A cell's value as the text a GM sees: ``2`` for 2.0, ``yes`` for TRUE, ``""`` for empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+class _Columns:
+    """Finds a tab's columns by their header (row 1), case-insensitively."""
+
+    def __init__(self, book: Book, tab: str, required: Sequence[str], optional: Sequence[str]) -> None:
+        self.tab = tab
+        rows = book.rows(tab)
+        if tab not in book.tabs:
+            raise BadWorkbook(f"{tab}: the tab is missing; sheetswiss new makes a workbook with every tab")
+        header = [cell_text(v).lower() for v in rows[0]] if rows else []
+        self.index: dict[str, int] = {}
+        for name in (*required, *optional):
+            if name.lower() in header:
+                self.index[name] = header.index(name.lower())
+            elif name in required:
+                raise BadWorkbook(f"{tab}!1: no column headed {name!r} in row 1")
+        self.rows = rows[1:]
+
+    def ref(self, name: str, row: int) -> str:
+        return f"{self.tab}!{column_letter(self.index[name] + 1)}{row}"
+
+    def get(self, row: tuple[Value, ...], name: str) -> Value:
+        i = self.index.get(name)
+        return row[i] if i is not None and i < len(row) else None
+
+
+def _name(value: Value) -> str:
+    return cell_text(value)
+
+
+def _whole(cols: _Columns, row: tuple[Value, ...], name: str, r: int, minimum: int) -> int | None:
+    value = cols.get(row, name)
+    text = cell_text(value)
+    if not text:
+        return None
+    try:
+        number = Fraction(text)
+    except ValueError:
+        number = Fraction(-1)
+    if number.denominator != 1 or number < minimum:
+        raise BadWorkbook(f"{cols.ref(name, r)}: {name} must be a whole number from {minimum}, not {text!r}")
+    return int(number)
+
+
+def parse_settings_tab(book: Book) -> Settings:
+    """The Settings tab (column A the key, column B the value; row 1 is the header)."""
+    if SETTINGS not in book.tabs:
+        raise BadWorkbook(f"{SETTINGS}: the tab is missing; sheetswiss new makes a workbook with every tab")
+    triples = []
+    for r, row in enumerate(book.rows(SETTINGS)[1:], start=2):
+        key = cell_text(row[0]) if row else ""
+        value = cell_text(row[1]) if len(row) > 1 else ""
+        if key and not key.startswith("#"):
+            triples.append((r, key, value))
+    return parse_settings(triples, SETTINGS)
+
+
+def _players(book: Book) -> tuple[Player, ...]:
+    cols = _Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined"])
+    players: list[Player] = []
+    seen: dict[str, int] = {}
+    for r, row in enumerate(cols.rows, start=2):
+        if all(cell_text(v) == "" for v in row):
+            continue
+        name = _name(cols.get(row, "Name"))
+        if not name:
+            raise BadWorkbook(f"{cols.ref('Name', r)}: this row has data but no player name")
+        if name.lower() in seen:
+            raise BadWorkbook(f"{cols.ref('Name', r)}: {name!r} is listed twice (also row {seen[name.lower()]})")
+        seen[name.lower()] = r
+        rating_value = cols.get(row, "Rating")
+        rating: int | None = None
+        if cell_text(rating_value):
+            try:
+                rating = round(float(cell_text(rating_value)))
+            except ValueError:
+                raise BadWorkbook(
+                    f"{cols.ref('Rating', r)}: rating {cell_text(rating_value)!r} is not a number") from None
+        status = cell_text(cols.get(row, "Status")).lower()
+        dropped_after: int | None = None
+        dropped = False
+        if status in ("", "active"):
+            pass
+        elif status in ("dropped", "drop", "withdrawn"):
+            dropped = True
+        else:
+            after = _whole(cols, row, "Status", r, 0) if status.isdigit() else None
+            if after is None:
+                raise BadWorkbook(f"{cols.ref('Status', r)}: status {status!r} is not active, dropped, "
+                                  "or the last round the player plays")
+            dropped, dropped_after = True, after
+        joined = _whole(cols, row, "Joined", r, 1) or 1
+        players.append(Player(name=name, rating=rating, club=cell_text(cols.get(row, "Club")),
+                              dropped=dropped, dropped_after=dropped_after, joined=joined, row=r))
+    return tuple(players)
+
+
+def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tuple[Game, ...]:
+    cols = _Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table"])
+    known = {p.name.lower(): p.name for p in players}
+    game_based = scale_for(settings).game_based
+    draws_allowed = scale_for(settings).draws_allowed
+    games: list[Game] = []
+    seen: dict[tuple[int, str], int] = {}
+    for r, row in enumerate(cols.rows, start=2):
+        if all(cell_text(v) == "" for v in row):
+            continue
+        round_ = _whole(cols, row, "Round", r, 1)
+        if round_ is None:
+            raise BadWorkbook(f"{cols.ref('Round', r)}: the round number is missing")
+        table = _whole(cols, row, "Table", r, 1) if "Table" in cols.index else None
+
+        def player(col: str, value: Value, r: int = r) -> str | None:
+            text = _name(value)
+            if col == "Player B" and text.lower() in ("", "bye"):
+                return None
+            if text.lower() not in known:
+                what = f"{text!r} is not in Players" if text else "the player is missing"
+                raise BadWorkbook(f"{cols.ref(col, r)}: {what}")
+            return known[text.lower()]
+
+        a = player("Player A", cols.get(row, "Player A"))
+        assert a is not None
+        b = player("Player B", cols.get(row, "Player B"))
+        if b == a:
+            raise BadWorkbook(f"{cols.ref('Player B', r)}: {a!r} cannot play themselves")
+        result = _result(cols, row, r, game_based)
+        if result is not None:
+            if b is None and not result.is_bye:
+                raise BadWorkbook(f"{cols.ref('Result', r)}: {result.spelling()!r} needs an opponent in "
+                                  f"{cols.ref('Player B', r)}; a row without one takes bye, half bye or zero bye")
+            if b is not None and result.is_bye:
+                raise BadWorkbook(f"{cols.ref('Result', r)}: {result.spelling()!r} is for a row without an "
+                                  "opponent; clear Player B or type the game's result")
+            if not draws_allowed and result.outcome.name == "DRAW" and not result.is_bye:
+                raise BadWorkbook(f"{cols.ref('Result', r)}: the {settings.points} scale has no draws")
+        for name in (a, b):
+            if name is None:
+                continue
+            if (round_, name) in seen:
+                raise BadWorkbook(f"{cols.ref('Round', r)}: {name!r} is in round {round_} twice "
+                                  f"(also row {seen[round_, name]})")
+            seen[round_, name] = r
+        games.append(Game(round=round_, table=table, a=a, b=b, result=result, row=r))
+    paired = sorted({g.round for g in games if g.is_pairing})
+    for expected, got in enumerate(paired, start=1):
+        if got != expected:
+            first = next(g for g in games if g.round == got and g.is_pairing)
+            raise BadWorkbook(f"{cols.ref('Round', first.row)}: round {got} follows round {expected - 1}; "
+                              f"round {expected} has no pairings")
+    return tuple(games)
+
+
+def _result(cols: _Columns, row: tuple[Value, ...], r: int, game_based: bool) -> Result | None:
+    value = cols.get(row, "Result")
+    ref = cols.ref("Result", r)
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        raise BadWorkbook(f"{ref}: the spreadsheet turned the result into a date or time ({value}); "
+                          f"format the Result column as Text and type it again")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        raise BadWorkbook(f"{ref}: cannot read {cell_text(value)!r} as a result; accepted: {ACCEPTED}")
+    text = cell_text(value)
+    if not text:
+        return None
+    try:
+        return Result.parse(text, game_based=game_based)
+    except SheetswissError as e:
+        raise BadWorkbook(f"{ref}: {e}") from None
+
+
+def parse_event(book: Book) -> Event:
+    """Settings, Players and Results, validated, as one :class:`Event`."""
+    settings = parse_settings_tab(book)
+    players = _players(book)
+    return Event(settings=settings, players=players, games=_results(book, players, settings))
