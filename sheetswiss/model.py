@@ -67,12 +67,9 @@ class Game:
     result: Result | None
     """``None`` until the GM types one."""
     row: int
-    """The row in Results; every message about this game names it."""
-
-    @property
-    def cell(self) -> CellRef:
-        """The Result cell of this row, e.g. ``Results!E14``."""
-        return f"Results!E{self.row}"
+    """The row in Results."""
+    cell: CellRef = ""
+    """The Result cell of this row, e.g. ``Results!E14``; every message about this game names it."""
 
     @property
     def is_pairing(self) -> bool:
@@ -83,7 +80,7 @@ class Game:
 
 
 @final
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)  # no slots: cached_property needs a __dict__
 class Event:
     """A Swiss event as its workbook states it: settings, players, Results rows in tab order."""
 

@@ -64,6 +64,8 @@ _BYES = {
     "half bye": ResultKind.HALF_BYE, "h": ResultKind.HALF_BYE,
     "zero bye": ResultKind.ZERO_BYE, "z": ResultKind.ZERO_BYE, "absent": ResultKind.ZERO_BYE,
 }
+_FORFEIT_SPELLING = {Outcome.A_WINS: "+/-", Outcome.B_WINS: "-/+", Outcome.BOTH_LOSE: "-/-", Outcome.DRAW: "-/-"}
+_GAME_SPELLING = {Outcome.A_WINS: "1-0", Outcome.B_WINS: "0-1", Outcome.DRAW: "1/2", Outcome.BOTH_LOSE: "1/2"}
 _GAME_SCORE = re.compile(r"(\d+)-(\d+)(?:-(\d+))?")
 
 
@@ -74,7 +76,7 @@ def normalize(text: str) -> str:
     '1-0'
     """
     out = text.strip().lower()
-    for dash in ("–", "—", "−"):  # noqa: RUF001 (the dashes a GM's keyboard makes)
+    for dash in ("–", "—", "−"):
         out = out.replace(dash, "-")
     out = out.replace("½", "1/2")
     out = re.sub(r"\s*-\s*", "-", out)
@@ -128,13 +130,13 @@ class Result:
     def spelling(self) -> str:
         """The canonical text of this result, which :meth:`parse` reads back."""
         if self.kind is ResultKind.FORFEIT:
-            return {Outcome.A_WINS: "+/-", Outcome.B_WINS: "-/+"}.get(self.outcome, "-/-")
+            return _FORFEIT_SPELLING[self.outcome]
         if self.kind is not ResultKind.GAME:
-            return self.kind.value
+            return str(self.kind.value)
         if self.games is not None:
             g, h, k = self.games
             return f"{g}-{h}-{k}" if k else f"{g}-{h}"
-        return {Outcome.A_WINS: "1-0", Outcome.B_WINS: "0-1"}.get(self.outcome, "1/2")
+        return _GAME_SPELLING[self.outcome]
 
     @property
     def is_bye(self) -> bool:

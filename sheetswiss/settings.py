@@ -14,7 +14,7 @@ from typing import Any, final
 
 from .errors import BadSetting, UnknownName
 
-__all__ = ["SPECS", "Settings", "SettingSpec", "known_keys", "parse_number", "parse_settings"]
+__all__ = ["SPECS", "SettingSpec", "Settings", "known_keys", "parse_number", "parse_settings"]
 
 
 def parse_number(text: str) -> Fraction:
@@ -74,6 +74,28 @@ def _number(text: str) -> Fraction:
     return parse_number(text)
 
 
+def _table_sizes(text: str) -> tuple[int, ...]:
+    """Heat table sizes, e.g. ``3,4``: whole numbers from 2 to 5, kept sorted (RULES.md 5.3)."""
+    sizes = set()
+    for part in _names(text):
+        if part not in ("2", "3", "4", "5"):
+            raise ValueError(f"{part!r} is not a table size; sizes are 2, 3, 4 or 5, comma-separated")
+        sizes.add(int(part))
+    if not sizes:
+        raise ValueError(f"{text!r} lists no table size")
+    return tuple(sorted(sizes))
+
+
+def _ratio_cap(text: str) -> Fraction | None:
+    """A number from 1, or ``none`` for no cap (RULES.md 5.4)."""
+    if text.strip().lower() == "none":
+        return None
+    cap = parse_number(text)
+    if cap < 1:
+        raise ValueError(f"{text!r} is below 1; a winner's ratio is at least 1")
+    return cap
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class SettingSpec:
@@ -111,9 +133,10 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("tiebreaks", "", _names,
                 "Tiebreaks in order, comma-separated; empty: the scale's usual chain (armati: sodos, "
                 "median_buchholz, buchholz, random).", section="4.1"),
-    SettingSpec("unplayed", "", _choice("points", "fide2023"),
-                "How byes and forfeits count in opponent-based tiebreaks: points (simple) or fide2023 "
-                "(FIDE C.07 Art. 16); empty: fide2023 for chess, else points.", section="4.2"),
+    SettingSpec("unplayed", "", _choice("fide2023", "fide2026", "fide2009", "points"),
+                "How byes and forfeits count in opponent-based tiebreaks: points (simple), fide2023 "
+                "(FIDE C.07 Art. 16), fide2026 (its capped dummy) or fide2009 (virtual opponent); "
+                "empty: fide2023 for chess, else points.", section="4.2"),
     SettingSpec("sodos_draws", "zero", _choice("zero", "half"),
                 "SODOS: drawn opponents add nothing (zero) or half their score (half).", section="4.4"),
     SettingSpec("progress_after_drop", "continue", _choice("continue", "stop"),
@@ -121,6 +144,15 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("de_rule", "fide", _choice("fide", "all_met", "separates", "pair"),
                 "Direct encounter: FIDE C.07 Art. 6, only if all met, only if it separates, or two players only.",
                 section="4.6"),
+    SettingSpec("mtr_floor", "1/3", _choice("1/3", "0.33"),
+                "Magic percentages (omw, gwp, ogw): the lowest value a player's percentage counts as.",
+                section="4.8"),
+    SettingSpec("magic_byes", "mtr", _choice("mtr", "exclude"),
+                "Magic percentages: a bye counts as a 2-0 win (mtr) or is left out (exclude, seed 002).",
+                section="4.8"),
+    SettingSpec("hct_floor", "-3", _choice("-3", "-2", "none"),
+                "Hearthstone T1: the least one opponent's wins minus losses can add (-3, -2, or none).",
+                section="4.9"),
     SettingSpec("first_round", "", _choice("rating", "random"),
                 "Round 1: by rating (top half v bottom half) or random; empty: rating if every player has one.",
                 section="2.6"),
@@ -172,6 +204,9 @@ class Settings:
     sodos_draws: str = "zero"
     progress_after_drop: str = "continue"
     de_rule: str = "fide"
+    mtr_floor: str = "1/3"
+    magic_byes: str = "mtr"
+    hct_floor: str = "-3"
     first_round: str | None = None
     avoid_same_club: str = "no"
     accelerated: bool = False

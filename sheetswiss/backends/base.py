@@ -87,6 +87,8 @@ class TabFormat:
     bands: tuple[Band, ...] = ()
     text_columns: tuple[int, ...] = ()
     """Columns formatted as Text so that what a GM types there stays as typed (``1-0`` never a date)."""
+    landscape: bool = False
+    """Print across the page, all columns fitted to one page's width."""
 
 
 @final

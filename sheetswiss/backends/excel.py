@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook, load_workbook
-from openpyxl.cell.cell import Cell
+from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.styles import Border, Font, PatternFill, Side
 from openpyxl.styles.alignment import Alignment
 from openpyxl.utils.exceptions import InvalidFileException
+from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import WorkbookUnavailable
@@ -88,7 +89,8 @@ class ExcelBackend:
                 wb = load_workbook(self.path)
         else:
             wb = Workbook()
-            wb.remove(wb.active)
+            for sheet in wb.worksheets:
+                wb.remove(sheet)
         for tab in changes.new_tabs:
             if tab.name not in wb.sheetnames:
                 _fill(wb.create_sheet(tab.name), tab)
@@ -144,7 +146,7 @@ def _trim(rows: Iterator[tuple[Any, ...]]) -> tuple[tuple[Value, ...], ...]:
     return tuple(out)
 
 
-def _set(cell: Cell, value: Value) -> None:
+def _set(cell: Cell | MergedCell, value: Value) -> None:
     cell.value = value
     if isinstance(value, str):
         cell.data_type = "s"  # text, never a formula: a name like "=IMPORTXML(...)" stays a name
@@ -158,6 +160,11 @@ def _fill(ws: Worksheet, tab: Tab) -> None:
     fmt = tab.format
     if fmt.freeze_rows:
         ws.freeze_panes = f"A{fmt.freeze_rows + 1}"
+    if fmt.landscape:
+        ws.page_setup.orientation = "landscape"
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0
+        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
     for c, width in enumerate(fmt.widths, start=1):
         ws.column_dimensions[column_letter(c)].width = width
     for c in fmt.text_columns:

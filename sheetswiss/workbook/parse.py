@@ -17,7 +17,7 @@ from ..scoring import scale_for
 from ..settings import Settings, parse_settings
 from .contract import PLAYERS, RESULTS, SETTINGS
 
-__all__ = ["cell_text", "parse_event", "parse_settings_tab"]
+__all__ = ["Columns", "cell_text", "parse_event", "parse_settings_tab"]
 
 
 def cell_text(value: Value) -> str:
@@ -31,7 +31,7 @@ def cell_text(value: Value) -> str:
     return str(value).strip()
 
 
-class _Columns:
+class Columns:
     """Finds a tab's columns by their header (row 1), case-insensitively."""
 
     def __init__(self, book: Book, tab: str, required: Sequence[str], optional: Sequence[str]) -> None:
@@ -60,7 +60,7 @@ def _name(value: Value) -> str:
     return cell_text(value)
 
 
-def _whole(cols: _Columns, row: tuple[Value, ...], name: str, r: int, minimum: int) -> int | None:
+def _whole(cols: Columns, row: tuple[Value, ...], name: str, r: int, minimum: int) -> int | None:
     value = cols.get(row, name)
     text = cell_text(value)
     if not text:
@@ -88,7 +88,7 @@ def parse_settings_tab(book: Book) -> Settings:
 
 
 def _players(book: Book) -> tuple[Player, ...]:
-    cols = _Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined"])
+    cols = Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined"])
     players: list[Player] = []
     seen: dict[str, int] = {}
     for r, row in enumerate(cols.rows, start=2):
@@ -128,7 +128,7 @@ def _players(book: Book) -> tuple[Player, ...]:
 
 
 def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tuple[Game, ...]:
-    cols = _Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table"])
+    cols = Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table"])
     known = {p.name.lower(): p.name for p in players}
     game_based = scale_for(settings).game_based
     draws_allowed = scale_for(settings).draws_allowed
@@ -173,7 +173,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
                 raise BadWorkbook(f"{cols.ref('Round', r)}: {name!r} is in round {round_} twice "
                                   f"(also row {seen[round_, name]})")
             seen[round_, name] = r
-        games.append(Game(round=round_, table=table, a=a, b=b, result=result, row=r))
+        games.append(Game(round=round_, table=table, a=a, b=b, result=result, row=r, cell=cols.ref("Result", r)))
     paired = sorted({g.round for g in games if g.is_pairing})
     for expected, got in enumerate(paired, start=1):
         if got != expected:
@@ -183,7 +183,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
     return tuple(games)
 
 
-def _result(cols: _Columns, row: tuple[Value, ...], r: int, game_based: bool) -> Result | None:
+def _result(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> Result | None:
     value = cols.get(row, "Result")
     ref = cols.ref("Result", r)
     if isinstance(value, (dt.datetime, dt.date, dt.time)):

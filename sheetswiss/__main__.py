@@ -1,0 +1,5 @@
+"""``python -m sheetswiss``."""
+
+from .cli import main
+
+main()

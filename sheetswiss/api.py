@@ -1,0 +1,199 @@
+"""The library API: one function per command, each read -> parse -> compute -> render -> write once.
+
+>>> import tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "club.xlsx"
+>>> print(new(str(path), seed=7).text())            # doctest: +ELLIPSIS
+Created .../club.xlsx (swiss): Settings, Players, Results, Pairings, Standings, Log
+Next: list the players in Players, then run: sheetswiss pair .../club.xlsx
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .backends.base import Backend, Book, Changes
+from .backends.excel import ExcelBackend
+from .errors import SheetswissError, WorkbookUnavailable
+from .model import Event
+from .pairing import Pairing, check_pairing, pair_round
+from .standings import compute_standings
+from .standings import explain as explain_standing
+from .workbook.contract import RESULTS
+from .workbook.parse import parse_event
+from .workbook.render import log_tab, pairings_tab, results_append, standings_tab, template_tabs
+
+__all__ = ["Report", "new", "open_backend", "pair", "standings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What a command did, as lines a person reads; ``data`` carries the computed object for callers."""
+
+    lines: tuple[str, ...]
+    data: object = None
+
+    def text(self) -> str:
+        """The report as printed by the command."""
+        return "\n".join(self.lines)
+
+
+def open_backend(source: str) -> Backend:
+    """The backend for ``source``: a path to an .xlsx workbook."""
+    return ExcelBackend(source)
+
+
+def _now(now: dt.datetime | None) -> dt.datetime:
+    return now or dt.datetime.now().replace(microsecond=0)
+
+
+def checksum(book: Book) -> str:
+    """A short fingerprint of every value read, for the Log."""
+    blob = json.dumps({k: [list(r) for r in v] for k, v in book.tabs.items()}, default=str, sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def new(source: str, *, format: str = "swiss", seed: int | None = None, now: dt.datetime | None = None,
+        dry_run: bool = False) -> Report:
+    """Create a ready workbook: Settings with defaults and descriptions, Players, Results, the tool's tabs.
+
+    Refuses to overwrite an existing workbook.
+    """
+    if format not in ("swiss",):
+        raise SheetswissError(f"unknown format {format!r}; known: swiss")
+    backend = open_backend(source)
+    if backend.exists():
+        raise WorkbookUnavailable(f"{backend.label}: already exists; sheetswiss new never overwrites a workbook")
+    seed = secrets.randbelow(10**6) if seed is None else seed
+    tabs = template_tabs(format, seed)
+    entry = (f"{_now(now):%Y-%m-%d %H:%M:%S}", f"new --format {format}", "", "all tabs")
+    tabs = (*tabs[:-1], log_tab(Book({}), entry))
+    if not dry_run:
+        backend.write(Changes(new_tabs=tabs))
+    names = ", ".join(t.name for t in tabs)
+    return Report((
+        f"{'Would create' if dry_run else 'Created'} {backend.label} ({format}): {names}",
+        f"Next: list the players in Players, then run: sheetswiss pair {backend.label}",
+    ))
+
+
+def _missing_results(event: Event) -> list[str]:
+    return [g.cell for g in event.games if g.is_pairing and g.result is None]
+
+
+def _cells(cells: list[str], limit: int = 8) -> str:
+    shown = ", ".join(cells[:limit])
+    return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
+
+
+def pair(source: str, *, redo: bool = False, explain: bool = False, dry_run: bool = False,
+         now: dt.datetime | None = None) -> Report:
+    """Pair the next round (or, with ``redo``, the last one again while none of its results is in).
+
+    Appends the round's rows to Results and rewrites Pairings; refuses, naming the cells, while
+    results of the previous round are missing.
+    """
+    backend = open_backend(source)
+    book = backend.read()
+    event = parse_event(book)
+    first_row: int | None = None
+    clear_through = 0
+    if redo:
+        event, first_row, clear_through = _undo_last_round(book, event)
+    missing = _missing_results(event)
+    if missing:
+        raise SheetswissError(f"{_cells(missing)}: round {event.paired_rounds} has results missing; "
+                              f"type them before pairing round {event.paired_rounds + 1}")
+    limit = event.settings.rounds
+    if limit is not None and event.paired_rounds >= limit:
+        raise SheetswissError(f"Settings: all {limit} rounds are paired (setting rounds); raise it to pair more")
+    pairing = pair_round(event)
+    problems = check_pairing(event, pairing)
+    if problems:  # a bug, not bad input: never write a broken pairing
+        raise RuntimeError("pairing failed its own check: " + "; ".join(problems))
+    when = _now(now)
+    append = results_append(book, event, pairing, first_row, clear_through)
+    last = append.first_row + len(append.rows) - 1
+    written = f"Results rows {append.first_row}-{last} (round {pairing.round}), Pairings"
+    command = "pair --redo" if redo else "pair"
+    changes = Changes(
+        tool_tabs=(pairings_tab(event, pairing, when),
+                   log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", command, checksum(book), written))),
+        appends=(append,),
+    )
+    if not dry_run:
+        backend.write(changes)
+    return Report(_pair_lines(pairing, written, explain, dry_run), pairing)
+
+
+def _pair_lines(pairing: Pairing, written: str, explain: bool, dry_run: bool) -> tuple[str, ...]:
+    games = [t for t in pairing.tables if t.b is not None]
+    lines = [f"Round {pairing.round}: {len(games)} tables"
+             + (f", bye: {pairing.bye}" if pairing.bye else "")
+             + ("; no rematches" if not pairing.rematches else "")]
+    lines.extend(pairing.notes)
+    lines.extend(f"  {t.number:>3}  {t.a}  v  {t.b}" for t in games[:10])
+    if len(games) > 10:
+        lines.append(f"  ... {len(games) - 10} more tables in Pairings")
+    if explain:
+        lines.extend(pairing.explanation)
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    return tuple(lines)
+
+
+def _undo_last_round(book: Book, event: Event) -> tuple[Event, int, int]:
+    """The event without the rows the tool appended for its last round, and where they stood."""
+    last = event.paired_rounds
+    if last == 0:
+        raise SheetswissError("Results: no round is paired yet, so there is nothing to redo")
+    rows = [g for g in event.games if g.round == last and g.is_pairing]
+    entered = [g.cell for g in rows if g.b is not None and g.result is not None]
+    if entered:
+        raise SheetswissError(f"{_cells(entered)}: round {last} has results entered; --redo only re-pairs a "
+                              "round none of whose results is in")
+    first = min(g.row for g in rows)
+    after = [g for g in event.games if g.row > first and not (g.round == last and g.is_pairing)]
+    if after:
+        raise SheetswissError(f"Results!A{after[0].row}: this row follows round {last}'s pairings; --redo "
+                              f"replaces only the rows at the end of {RESULTS}, so move it above row {first}")
+    kept = tuple(g for g in event.games if not (g.round == last and g.is_pairing))
+    return replace(event, games=kept), first, len(book.rows(RESULTS))
+
+
+def standings(source: str, *, explain: str | None = None, dry_run: bool = False,
+              now: dt.datetime | None = None) -> Report:
+    """Rewrite Standings: rank, points, record and the Settings' tiebreaks; print the top."""
+    backend = open_backend(source)
+    book = backend.read()
+    event = parse_event(book)
+    table = compute_standings(event)
+    when = _now(now)
+    lines = [f"Standings after round {table.rounds} ({len(table.rows)} players)"]
+    for row in table.rows[:10]:
+        rank = f"{row.rank}{'=' if row.shared else ''}"
+        lines.append(f"  {rank:>4}  {row.player:<28} {row.points}")
+    if explain:
+        player = next((p.name for p in event.players if p.name.lower() == explain.strip().lower()), None)
+        if player is None:
+            raise SheetswissError(f"Players: no player named {explain!r}")
+        lines.extend(explain_standing(event, player))
+    written = "Standings"
+    changes = Changes(tool_tabs=(
+        standings_tab(event, table, when),
+        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "standings", checksum(book), written)),
+    ))
+    if not dry_run:
+        backend.write(changes)
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    return Report(tuple(lines), table)
+
+
+def default_path(directory: str | Path, name: str) -> Path:
+    """``directory/name``, creating the folder."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name

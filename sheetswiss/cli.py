@@ -1,0 +1,140 @@
+"""The ``sheetswiss`` command: a thin layer over :mod:`sheetswiss.api`, one verb per function.
+
+Bad input a GM can fix is one line on stderr and exit 2; anything unexpected is logged with its
+traceback and reported as one line naming the log, exit 1.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from . import __version__
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ERROR_LOG = Path(tempfile.gettempdir()) / "sheetswiss-error.log"
+
+
+class BadInput(click.ClickException):
+    """A GM-fixable problem: ``Error: Results!E14: ...`` on stderr, exit 2."""
+
+    exit_code = 2
+
+
+class Cli(click.Group):
+    """Turns library errors into one clear line, in one place for every command."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from .errors import SheetswissError
+
+        try:
+            return super().invoke(ctx)
+        except SheetswissError as e:
+            raise BadInput(str(e)) from None
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except KeyboardInterrupt:
+            raise click.ClickException("interrupted; the workbook was left as it was") from None
+        except Exception as e:
+            ERROR_LOG.write_text(traceback.format_exc())
+            raise click.ClickException(
+                f"unexpected failure ({type(e).__name__}: {e}); the workbook was left as it was. "
+                f"Details: {ERROR_LOG}") from None
+
+
+def source_argument(fn: F) -> F:
+    return click.argument("source", metavar="EVENT.xlsx")(fn)
+
+
+def dry_run_option(fn: F) -> F:
+    return click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")(fn)
+
+
+@click.group(cls=Cli)
+@click.version_option(__version__, prog_name="sheetswiss")
+def cli() -> None:
+    """Swiss pairings, standings and WBC heat qualification in your own spreadsheet.
+
+    Start with `sheetswiss demo` to see a whole event, or `sheetswiss new EVENT.xlsx`.
+    """
+
+
+@cli.command()
+@source_argument
+@click.option("--format", "format_", type=click.Choice(["swiss"]), default="swiss", show_default=True,
+              help="The kind of event.")
+@click.option("--seed", type=int, help="Random seed for pairings (default: a new random one).")
+@dry_run_option
+def new(source: str, format_: str, seed: int | None, dry_run: bool) -> None:
+    """Create a ready workbook with every tab, Settings filled with defaults.
+
+    Example:
+
+    \b
+        sheetswiss new convention.xlsx --format swiss
+    """
+    from . import api
+
+    click.echo(api.new(source, format=format_, seed=seed, dry_run=dry_run).text())
+
+
+@cli.command()
+@source_argument
+@click.option("--redo", is_flag=True, help="Re-pair the last round while none of its results is entered.")
+@click.option("--explain", is_flag=True, help="Print every pair's cost and why each float and bye.")
+@dry_run_option
+def pair(source: str, redo: bool, explain: bool, dry_run: bool) -> None:
+    """Pair the next round: append it to Results and rewrite Pairings.
+
+    Example:
+
+    \b
+        sheetswiss pair convention.xlsx --explain
+    """
+    from . import api
+
+    click.echo(api.pair(source, redo=redo, explain=explain, dry_run=dry_run).text())
+
+
+@cli.command()
+@source_argument
+@click.option("--explain", metavar="PLAYER", help="Print how each of PLAYER's tiebreak values was computed.")
+@dry_run_option
+def standings(source: str, explain: str | None, dry_run: bool) -> None:
+    """Rewrite Standings from the results entered so far.
+
+    Example:
+
+    \b
+        sheetswiss standings convention.xlsx --explain "Ana Lima"
+    """
+    from . import api
+
+    click.echo(api.standings(source, explain=explain, dry_run=dry_run).text())
+
+
+@cli.command()
+@click.argument("directory", default=".", metavar="[DIR]")
+@click.option("--seed", type=int, default=2026, show_default=True, help="Random seed of the sample event.")
+def demo(directory: str, seed: int) -> None:
+    """Play a sample 40-player Swiss event through and leave the finished workbook in DIR.
+
+    Example:
+
+    \b
+        sheetswiss demo /tmp/demo
+    """
+    from . import demo as demo_module
+
+    click.echo(demo_module.run(directory, seed=seed, progress=click.echo).text())
+
+
+def main() -> None:
+    """Entry point of the ``sheetswiss`` command."""
+    cli()

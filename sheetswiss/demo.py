@@ -1,0 +1,83 @@
+"""A sample event played through the same library calls the commands use.
+
+``sheetswiss demo`` creates a 40-player Swiss workbook (ratings and clubs, one late entry, one
+drop), then round by round pairs, types simulated results into Results as a GM would, and finally
+writes the standings.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from . import api
+from .backends.base import Value
+from .backends.excel import ExcelBackend
+from .workbook.parse import parse_event
+
+__all__ = ["run"]
+
+FIRST = ("Ana", "Bo", "Caro", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Milo", "Nia",
+         "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tove")
+LAST = ("Lima", "Berg", "Chen", "Diaz", "Ekdahl", "Fox", "Grant", "Haas", "Ito", "Joshi")
+CLUBS = ("Ashford", "Bexley", "Cromer", "Dunmore", "Elstree", "Falkirk", "Glenroy", "Harlow")
+ROUNDS = 6
+
+
+def _players(seed: int, count: int = 40) -> list[tuple[str, int, str]]:
+    rng = random.Random(f"{seed}:demo:players")
+    names = [f"{f} {last}" for last in LAST for f in FIRST]
+    rng.shuffle(names)
+    return [(name, rng.randrange(1200, 2200, 5), rng.choice(CLUBS)) for name in sorted(names[:count])]
+
+
+def _result(rng: random.Random, rating_a: int, rating_b: int) -> str:
+    expected = 1 / (1 + 10 ** ((rating_b - rating_a) / 400))
+    roll = rng.random()
+    if abs(roll - expected) < 0.05:
+        return "1/2"
+    return "1-0" if roll < expected else "0-1"
+
+
+def run(directory: str | Path, *, seed: int = 2026, progress: Callable[[str], None] = print) -> api.Report:
+    """Create ``directory/sheetswiss-demo.xlsx`` and play it through; return the final standings report."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "sheetswiss-demo.xlsx"
+    path.unlink(missing_ok=True)
+    source = str(path)
+    api.new(source, seed=seed)
+    backend = ExcelBackend(path)
+    players = _players(seed)
+    late, leaving = players[5][0], players[11][0]
+    book = backend.read()
+    wanted: dict[str, Value] = {"event_name": "sheetswiss demo open", "rounds": ROUNDS, "top_cut": 8,
+              "avoid_same_club": "first_round"}
+    backend.fill_cells("Settings", {f"B{r}": wanted[str(row[0])]
+                                    for r, row in enumerate(book.rows("Settings")[1:], start=2)
+                                    if row and str(row[0]) in wanted})
+    typed_players: dict[str, Value] = {}
+    for r, (name, rating, club) in enumerate(players, start=2):
+        typed_players.update({f"A{r}": name, f"B{r}": rating, f"C{r}": club})
+        if name == late:
+            typed_players[f"E{r}"] = 2
+    backend.fill_cells("Players", typed_players)
+    ratings = {name: rating for name, rating, _ in players}
+    progress(f"Demo event: {len(players)} players, {ROUNDS} rounds, in {path}")
+    for round_ in range(1, ROUNDS + 1):
+        if round_ == 4:
+            event = parse_event(backend.read())
+            row = event.by_name[leaving].row
+            backend.fill_cells("Players", {f"D{row}": 3})
+            progress(f"  {leaving} drops after round 3")
+        report = api.pair(source)
+        progress(f"  round {round_}: " + report.lines[0].split(": ", 1)[1])
+        event = parse_event(backend.read())
+        rng = random.Random(f"{seed}:demo:results:{round_}")
+        typed: dict[str, Value] = {g.cell.split("!")[1]: _result(rng, ratings[g.a], ratings[g.b])
+                 for g in event.games_in(round_) if g.b is not None and g.result is None}
+        backend.fill_cells("Results", typed)
+    final = api.standings(source)
+    progress(f"Finished: {path}")
+    return final

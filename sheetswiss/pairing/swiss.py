@@ -1,0 +1,407 @@
+"""Swiss pairing as a minimum-cost perfect matching (RULES.md section 2; seeds 001 and 004).
+
+Players are nodes, allowed pairs are edges, and each edge costs a vector of ten levels compared
+lexicographically (RULES.md 2.1): rematch, club in round 1, score-group distance, club later,
+two colour levels (not used until colours exist), float balance, who floats or takes the bye,
+the within-group pattern, and a seeded random tie-break. The vector is encoded as one integer so
+that the cheapest perfect matching is the lexicographic minimum.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import final
+
+from ..errors import SheetswissError
+from ..history import RoundRecord, history
+from ..model import Event, Player, PlayerId
+from ..results import ResultKind
+from ..scoring import pairing_scale_for
+from ..standings import compute_standings
+from ..tiebreaks import chain
+from .matching import min_cost_perfect_matching
+
+__all__ = ["LEVELS", "Pairing", "Table", "check_pairing", "pair_round", "triangle"]
+
+LEVELS = ("rematch", "club r1", "score", "club", "colour hard", "float balance", "who floats",
+          "colour pref", "pattern", "random")
+"""The ten cost levels of RULES.md 2.1, most significant first."""
+
+_BYE = -1
+"""The bye node."""
+
+
+def triangle(d: Fraction) -> Fraction:
+    """T(d) = d(d+1)/2, the score cost of seed 001 on a distance ``d`` (RULES.md 2.2).
+
+    >>> [int(triangle(Fraction(d))) for d in range(5)]
+    [0, 1, 3, 6, 10]
+    """
+    return d * (d + 1) / 2
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One pair of the round (``b`` is ``None`` for the bye)."""
+
+    number: int | None
+    """Table number, 1 for the top pair; ``None`` for the bye."""
+    a: PlayerId
+    """The higher-ranked player (Player A in Results)."""
+    b: PlayerId | None
+    cost: tuple[Fraction, ...]
+    """The edge's cost at each of :data:`LEVELS`."""
+    note: str = ""
+    """Why this pair: floats and the bye, in words."""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """A paired round: tables in table order (the bye last), and everything needed to explain it."""
+
+    round: int
+    tables: tuple[Table, ...]
+    scores: Mapping[PlayerId, Fraction]
+    """Pairing score of each paired player before the round (with virtual points)."""
+    not_paired: tuple[tuple[PlayerId, str], ...] = ()
+    """Players left out this round, with the reason (dropped, late entry, requested bye)."""
+    rematches: tuple[tuple[PlayerId, PlayerId], ...] = ()
+    notes: tuple[str, ...] = ()
+    """Relaxations the pairing needed (a second bye, rematches), for the command's output."""
+    explanation: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def bye(self) -> PlayerId | None:
+        """Who has the pairing-allocated bye, if anyone."""
+        return next((t.a for t in self.tables if t.b is None), None)
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    """Everything the edge costs need, computed once per round."""
+
+    round: int
+    order: tuple[PlayerId, ...]
+    """Players to pair in ranking order (RULES.md 2.1)."""
+    scores: dict[PlayerId, Fraction]
+    group: dict[PlayerId, int]
+    group_members: dict[int, tuple[PlayerId, ...]]
+    balance: dict[PlayerId, int]
+    met: frozenset[frozenset[PlayerId]]
+    bye_eligible: frozenset[PlayerId]
+    clubs: dict[PlayerId, str]
+    not_paired: tuple[tuple[PlayerId, str], ...]
+
+
+def _requested_byes(event: Event, round_: int) -> dict[PlayerId, str]:
+    """Requested byes typed into Results for ``round_`` before pairing (RULES.md 2.9)."""
+    out = {}
+    for g in event.games_in(round_):
+        if g.b is None and g.result is not None and g.result.kind is not ResultKind.PAB:
+            out[g.a] = g.result.kind.value
+    return out
+
+
+def _accelerated(event: Event) -> frozenset[PlayerId]:
+    """The top 2*ceil(n/4) players by rating before round 1 (RULES.md 2.8)."""
+    if not event.settings.accelerated:
+        return frozenset()
+    first = [p for p in event.players if p.plays_in(1)]
+    unrated = [p for p in first if p.rating is None]
+    if unrated:
+        raise SheetswissError(f"Players!B{unrated[0].row}: accelerated pairing needs a rating for every "
+                              f"player; {unrated[0].name!r} has none")
+    first.sort(key=lambda p: (-(p.rating or 0), p.name))
+    return frozenset(p.name for p in first[: 2 * math.ceil(len(first) / 4)])
+
+
+def _scores_before(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], round_: int, top: frozenset[PlayerId],
+                   win: Fraction) -> dict[PlayerId, Fraction]:
+    """Pairing score of every player before ``round_``, with the virtual win of rounds 1 and 2."""
+    return {
+        name: sum((r.pairing_points for r in rs[: round_ - 1]), Fraction(0))
+        + (win if name in top and round_ <= 2 else 0)
+        for name, rs in recs.items()
+    }
+
+
+def _float_balances(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], round_: int, top: frozenset[PlayerId],
+                    win: Fraction) -> dict[PlayerId, int]:
+    """Ups minus downs over the rounds before ``round_`` (RULES.md 2.5; byes are not floats)."""
+    balance: dict[PlayerId, int] = defaultdict(int)
+    for k in range(1, round_):
+        before = _scores_before(recs, k, top, win)
+        for name, rs in recs.items():
+            rec = rs[k - 1]
+            if rec.kind.has_opponent and rec.opponent is not None:
+                if before[name] > before[rec.opponent]:
+                    balance[name] -= 1
+                elif before[name] < before[rec.opponent]:
+                    balance[name] += 1
+    return dict(balance)
+
+
+def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores: Mapping[PlayerId, Fraction]
+                   ) -> tuple[PlayerId, ...]:
+    """Pairing score, then the standings tiebreak chain, then rating, then name (RULES.md 2.1, 2.6).
+
+    The chain's ``random`` is left out here (*decision*): a drawn lot is the standings' last resort,
+    while inside a score group seed 004 orders "by tiebreaks or estimated strength", so players still
+    tied after the real tiebreaks are ordered by rating.
+    """
+    first_round = event.settings.first_round or (
+        "rating" if all(p.rating is not None for p in event.players) else "random")
+    if round_ == 1 and first_round == "random":
+        names = sorted(p.name for p in players)
+        random.Random(f"{event.settings.seed}:shuffle:1").shuffle(names)
+        position = {name: i for i, name in enumerate(names)}
+        return tuple(sorted(names, key=lambda n: (-scores[n], position[n])))
+    without_lot = tuple(name for name in chain(event.settings) if name != "random")
+    ranked = replace(event, settings=replace(event.settings, tiebreaks=without_lot))
+    standing = {row.player: row.rank for row in compute_standings(ranked, through=round_ - 1).rows}
+    return tuple(p.name for p in sorted(
+        players, key=lambda p: (-scores[p.name], standing.get(p.name, 0), -(p.rating or 0), p.name)))
+
+
+def _state(event: Event, round_: int) -> _State:
+    recs = history(event, through=round_ - 1)
+    win = pairing_scale_for(event.settings).win
+    top = _accelerated(event)
+    requested = _requested_byes(event, round_)
+    not_paired: list[tuple[PlayerId, str]] = []
+    players: list[Player] = []
+    for p in event.players:
+        if round_ < p.joined:
+            not_paired.append((p.name, f"joins in round {p.joined}"))
+        elif not p.plays_in(round_):
+            not_paired.append((p.name, "dropped"))
+        elif p.name in requested:
+            not_paired.append((p.name, requested[p.name]))
+        else:
+            players.append(p)
+    all_scores = _scores_before(recs, round_, top, win)
+    scores = {p.name: all_scores[p.name] for p in players}
+    order = _ranking_order(event, round_, players, scores)
+    distinct = sorted(set(scores.values()), reverse=True)
+    group = {name: distinct.index(scores[name]) for name in order}
+    members: dict[int, list[PlayerId]] = defaultdict(list)
+    for name in order:
+        members[group[name]].append(name)
+    met = frozenset(frozenset((name, r.opponent)) for name, rs in recs.items() for r in rs
+                    if r.kind.has_opponent and r.opponent is not None)
+    chess = event.settings.points == "chess"
+    eligible = frozenset(
+        name for name in order
+        if not any(r.kind.name == "PAB" or (chess and r.kind.name == "FORFEIT_WIN") for r in recs[name]))
+    return _State(round_, order, scores, group, {g: tuple(m) for g, m in members.items()},
+                  _float_balances(recs, round_, top, win), met, eligible,
+                  {p.name: p.club.strip().lower() for p in players}, tuple(not_paired))
+
+
+def _distance(event: Event, state: _State, x: PlayerId, y_score: Fraction, y_group: int) -> Fraction:
+    """Score-group distance d of RULES.md 2.2 (``score_distance``)."""
+    mode = event.settings.score_distance
+    if mode == "groups":
+        return Fraction(abs(state.group[x] - y_group))
+    delta = abs(state.scores[x] - y_score)
+    return delta / pairing_scale_for(event.settings).win if mode == "wins" else delta
+
+
+def _edge_levels(event: Event, state: _State, i: int, j: int, rematch: bool) -> list[Fraction]:
+    """The ten level costs of the edge between ranking positions ``i < j`` (``j`` may be the bye)."""
+    n = len(state.order)
+    x = state.order[i]
+    c = [Fraction(0)] * len(LEVELS)
+    if j == n:  # the bye edge (RULES.md 2.4)
+        lowest = min(state.scores.values())
+        bye_group = len(state.group_members)
+        c[2] = triangle(_distance(event, state, x, lowest - pairing_scale_for(event.settings).win, bye_group))
+        if event.settings.bye_choice == "random_lowest_group":
+            c[6] = Fraction(random.Random(f"{event.settings.seed}:bye:{state.round}:{x}").randrange(n))
+        else:
+            c[6] = Fraction(n - 1 - i)
+        return c
+    y = state.order[j]
+    gx, gy = state.group[x], state.group[y]
+    c[0] = Fraction(int(rematch))
+    same_club = bool(state.clubs[x]) and state.clubs[x] == state.clubs[y]
+    club_rule = event.settings.avoid_same_club
+    if same_club and club_rule != "no" and state.round == 1:
+        c[1] = Fraction(1)
+    elif same_club and club_rule == "always":
+        c[3] = Fraction(1)
+    c[2] = triangle(_distance(event, state, x, state.scores[y], gy))
+    if gx != gy:  # x floats down, y floats up (RULES.md 2.5)
+        fx, fy = state.balance.get(x, 0), state.balance.get(y, 0)
+        c[5] = Fraction(2 + (abs(fx - 1) - abs(fx)) + (abs(fy + 1) - abs(fy)))
+        c[6] = Fraction(state.group_members[gy].index(y))
+    else:
+        members = state.group_members[gx]
+        size = len(members) - (1 if n % 2 and gx == len(state.group_members) - 1 else 0)
+        pi, pj = members.index(x), members.index(y)
+        if event.settings.within_group == "slide":
+            c[8] = Fraction(abs((pj - pi) - math.ceil(size / 2)))
+        elif event.settings.within_group == "fold":
+            c[8] = Fraction(abs(pi + pj - (size - 1)))
+    return c
+
+
+def _encode(levels: Mapping[tuple[int, int], list[Fraction]], pairs: int) -> dict[tuple[int, int], int]:
+    """One integer per edge whose sum orders matchings lexicographically (RULES.md 2.1).
+
+    Each level is first scaled to integers (T(d) on half-point distances has halves), then
+    M_10 = 1 and M_k = M_(k+1) * (1 + P * max_(k+1)), so a level outweighs every lower one.
+    """
+    width = len(LEVELS)
+    scale = [math.lcm(*(v[k].denominator for v in levels.values()), 1) for k in range(width)]
+    ints = {e: [int(v[k] * scale[k]) for k in range(width)] for e, v in levels.items()}
+    multiplier = [1] * width
+    for k in range(width - 2, -1, -1):
+        top = max((v[k + 1] for v in ints.values()), default=0)
+        multiplier[k] = multiplier[k + 1] * (1 + pairs * top)
+    return {e: sum(v[k] * multiplier[k] for k in range(width)) for e, v in ints.items()}
+
+
+def _solve(event: Event, state: _State, bye_pool: frozenset[PlayerId], rematches: bool
+           ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], list[Fraction]]] | None:
+    n = len(state.order)
+    levels: dict[tuple[int, int], list[Fraction]] = {}
+    draw = random.Random(f"{event.settings.seed}:edges:{state.round}").randrange
+    for i in range(n):  # canonical order: pairs of ranking positions, the bye (position n) last
+        for j in range(i + 1, n + n % 2):
+            tie_break = Fraction(draw(65536))  # drawn for every pair, so it never depends on which edges exist
+            if j == n:
+                if state.order[i] in bye_pool:
+                    levels[i, n] = _edge_levels(event, state, i, n, False)
+                    levels[i, n][9] = tie_break
+                continue
+            met = frozenset((state.order[i], state.order[j])) in state.met
+            if not met or rematches:
+                levels[i, j] = _edge_levels(event, state, i, j, met)
+                levels[i, j][9] = tie_break
+    nodes = list(range(n + n % 2))
+    matching = min_cost_perfect_matching(nodes, _encode(levels, len(nodes) // 2))
+    return None if matching is None else (matching, levels)
+
+
+def pair_round(event: Event) -> Pairing:
+    """Pair the next round of ``event`` (RULES.md section 2): the cheapest perfect matching.
+
+    Tries, in order: no rematch and the bye only for players without one; then the bye for
+    anyone (RULES.md 2.3: relaxed before rematches); then, under ``rematch_fallback: fewest``,
+    rematches at the highest cost level, so the fewest possible are made.
+
+    Raises :class:`SheetswissError` when nobody can be paired or rematches are refused.
+    """
+    round_ = event.paired_rounds + 1
+    state = _state(event, round_)
+    n = len(state.order)
+    if n == 0:
+        raise SheetswissError(f"Players: nobody is left to pair in round {round_}")
+    notes: list[str] = []
+    everyone = frozenset(state.order)
+    pool = state.bye_eligible
+    if n % 2 and not pool:
+        notes.append("everyone has had a bye, so anyone may take this one (RULES.md 2.4)")
+        pool = everyone
+    solved = _solve(event, state, pool, rematches=False)
+    if solved is None and pool != everyone:
+        solved = _solve(event, state, everyone, rematches=False)
+        if solved is not None:
+            notes.append("no pairing gives the bye to a player without one; a second bye was needed")
+    if solved is None:
+        if event.settings.rematch_fallback == "error":
+            raise SheetswissError(
+                f"round {round_} cannot be paired without a rematch (rematch_fallback is error): "
+                + ", ".join(state.order))
+        solved = _solve(event, state, everyone, rematches=True)
+        if solved is None:
+            raise SheetswissError(f"round {round_} cannot be paired")
+    matching, levels = solved
+    return _pairing(event, state, matching, levels, notes)
+
+
+def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
+             levels: Mapping[tuple[int, int], list[Fraction]], notes: list[str]) -> Pairing:
+    n = len(state.order)
+    order = state.order
+    tables: list[Table] = []
+    rematches: list[tuple[PlayerId, PlayerId]] = []
+    explanation = [f"Round {state.round}: {n} players in {len(state.group_members)} score groups; "
+                   f"cost levels {', '.join(LEVELS)}"]
+    games = sorted((p for p in matching if p[1] != n), key=lambda p: p[0])
+    for number, (i, j) in enumerate(games, start=1):
+        a, b = order[i], order[j]
+        note = _float_note(state, a, b)
+        if levels[i, j][0]:
+            rematches.append((a, b))
+            note = (note + "; " if note else "") + "rematch: no pairing avoids every rematch"
+        tables.append(Table(number, a, b, tuple(levels[i, j]), note))
+        explanation.append(f"Table {number}: {a} ({state.scores[a]}) v {b} ({state.scores[b]}), "
+                           f"cost [{_costs(levels[i, j])}]" + (f"; {note}" if note else ""))
+    bye = next((order[i] for i, j in matching if j == n), None)
+    if bye is not None:
+        note = _bye_note(event, state, bye)
+        tables.append(Table(None, bye, None, tuple(levels[order.index(bye), n]), note))
+        explanation.append(f"Bye: {bye} ({state.scores[bye]}); {note}")
+    if rematches:
+        notes.append(f"{len(rematches)} rematch(es) could not be avoided: "
+                     + "; ".join(f"{a} v {b}" for a, b in rematches))
+    return Pairing(state.round, tuple(tables), dict(state.scores), state.not_paired, tuple(rematches),
+                   tuple(notes), tuple(explanation + [f"Note: {x}" for x in notes]))
+
+
+def _costs(levels: Sequence[Fraction]) -> str:
+    return ", ".join(str(v) for v in levels)
+
+
+def _float_note(state: _State, hi: PlayerId, lo: PlayerId) -> str:
+    gh, gl = state.group[hi], state.group[lo]
+    if gh == gl:
+        return ""
+    fh, fl = state.balance.get(hi, 0), state.balance.get(lo, 0)
+    position = state.group_members[gl].index(lo) + 1
+    return (f"{hi} floats down {gl - gh} group(s) (float balance {fh:+d} -> {fh - 1:+d}), "
+            f"{lo} floats up (balance {fl:+d} -> {fl + 1:+d}; #{position} of the {state.scores[lo]} group)")
+
+
+def _bye_note(event: Event, state: _State, bye: PlayerId) -> str:
+    below = state.order[state.order.index(bye) + 1:]
+    skipped = [name for name in below if name not in state.bye_eligible]
+    if event.settings.bye_choice == "random_lowest_group":
+        why = "a seeded random player of the lowest score group without a bye"
+    else:
+        why = "the lowest-ranked player without a bye"
+    if bye not in state.bye_eligible:
+        why = "had a bye already, but no pairing avoids a second one"
+    elif skipped:
+        why += f" ({', '.join(skipped)}, ranked lower, had one)"
+    return f"{bye} takes the bye: {why}"
+
+
+def check_pairing(event: Event, pairing: Pairing) -> list[str]:
+    """Problems with ``pairing`` (empty when valid): everyone to pair exactly once, no rematch or
+    second bye that the pairing does not declare. ``pair`` runs it before writing anything."""
+    state = _state(event, pairing.round)
+    problems = []
+    seen: dict[PlayerId, int] = defaultdict(int)
+    for t in pairing.tables:
+        seen[t.a] += 1
+        if t.b is not None:
+            seen[t.b] += 1
+            if frozenset((t.a, t.b)) in state.met and (t.a, t.b) not in pairing.rematches:
+                problems.append(f"{t.a} and {t.b} have met before")
+        elif t.a not in state.bye_eligible and not pairing.notes:
+            problems.append(f"{t.a} has had a bye already")
+    for name in state.order:
+        if seen[name] != 1:
+            problems.append(f"{name} is paired {seen[name]} times")
+    problems.extend(f"{name} is not to be paired" for name in seen if name not in state.group)
+    return problems

@@ -1,0 +1,183 @@
+"""Standings: points, then the tiebreak chain, as FIDE C.07 Art. 4.2 applies it (RULES.md 4.1).
+
+The pairing uses :func:`compute_standings` row order as the ranking inside a score group, so the
+order is fully deterministic: players still tied after the whole chain share a rank and are listed
+by rating (highest first, unrated last), then by name.
+
+>>> from sheetswiss.model import Event, Game, Player
+>>> from sheetswiss.results import Result
+>>> from sheetswiss.settings import Settings
+>>> ev = Event(settings=Settings(points="chess"), players=(Player(name="Ana"), Player(name="Bo")),
+...            games=(Game(round=1, table=1, a="Ana", b="Bo", result=Result.parse("1-0"), row=2),))
+>>> [(r.rank, r.player, r.points) for r in compute_standings(ev).rows]
+[(1, 'Ana', Fraction(1, 1)), (2, 'Bo', Fraction(0, 1))]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import final
+
+from .errors import UnknownName
+from .history import RoundKind
+from .model import Event, PlayerId
+from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, chain, number_text
+
+__all__ = ["StandingRow", "Standings", "compute_standings", "explain"]
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StandingRow:
+    """One player's line in Standings."""
+
+    rank: int
+    shared: bool
+    """Still tied after the whole chain: the rank is shared (shown ``3=``)."""
+    player: PlayerId
+    points: Fraction
+    wins: int
+    """Rounds worth a win's points, played or not (forfeit wins, a PAB worth a win)."""
+    draws: int
+    """Rounds worth a draw: drawn games, half byes, a PAB worth a draw."""
+    losses: int
+    """Games and forfeits lost; zero byes and absences are in none of the three."""
+    games: int
+    """Games played over the board."""
+    values: tuple[Fraction, ...]
+    """One value per tiebreak of :attr:`Standings.chain`, in chain order."""
+    dropped: bool
+    """Players.Status says the player has left."""
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Standings:
+    """The ranking after ``rounds`` rounds, best first."""
+
+    rounds: int
+    chain: tuple[str, ...]
+    """Canonical tiebreak names, in the order applied."""
+    rows: tuple[StandingRow, ...]
+
+    @property
+    def tiebreaks(self) -> tuple[Tiebreak, ...]:
+        """The chain's registry entries: each column's title and display kind."""
+        return tuple(TIEBREAKS[name] for name in self.chain)
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class _Ranking:
+    groups: list[Group]
+    """Best first; a group of several players is tied after the whole chain."""
+    values: dict[PlayerId, list[Fraction]]
+    evaluated_in: dict[PlayerId, dict[int, Group]]
+    """For group tiebreaks (by chain position): the tied group the value was computed on."""
+
+
+def _rank(ctx: Context, names: tuple[str, ...]) -> _Ranking:
+    """Sort by points, then split each tied group by each tiebreak in turn (C.07 Art. 4.2)."""
+    entries = [TIEBREAKS[name] for name in names]
+    maps = [ctx.values(e.name) if e.value is not None else None for e in entries]
+    values = {x: [m[x] if m is not None else Fraction(0) for m in maps] for x in ctx.players}
+    evaluated_in: dict[PlayerId, dict[int, Group]] = {x: {} for x in ctx.players}
+    by_points: dict[int, list[PlayerId]] = {}
+    for x in ctx.players:
+        by_points.setdefault(ctx.score[x], []).append(x)
+    pending = [(tuple(by_points[s]), 0) for s in sorted(by_points, reverse=True)]
+    pending.reverse()  # a stack: best group on top
+    done: list[Group] = []
+    while pending:
+        group, i = pending.pop()
+        if len(group) == 1 or i == len(entries):
+            done.append(group)
+            continue
+        entry, m = entries[i], maps[i]
+        if entry.split is not None:
+            parts, de = entry.split(ctx, group)
+            for x in group:
+                values[x][i] = de[x]
+                evaluated_in[x][i] = group
+        else:
+            assert m is not None
+            ordered = sorted(group, key=lambda x: m[x], reverse=not entry.lowest_first)
+            parts = []
+            for x in ordered:
+                if parts and m[parts[-1][0]] == m[x]:
+                    parts[-1] = (*parts[-1], x)
+                else:
+                    parts.append((x,))
+        pending.extend((part, i + 1) for part in reversed(parts))
+    return _Ranking(done, values, evaluated_in)
+
+
+def _tie_order(ctx: Context, group: Group) -> Group:
+    """Players tied after the chain: by rating (unrated last), then name, for a stable pairing order."""
+    return tuple(sorted(group, key=lambda x: (ctx.player[x].rating is None, -(ctx.player[x].rating or 0), x)))
+
+
+def compute_standings(event: Event, *, through: int | None = None) -> Standings:
+    """The standings after round ``through`` (default: the completed rounds).
+
+    Cost: one pass over the history to build the :class:`~sheetswiss.tiebreaks.Context`, then each
+    tiebreak once per player, and sorting within tied groups; direct encounter is computed on the
+    tied groups only.
+    """
+    ctx = Context.of(event, through=through)
+    names = chain(event.settings)
+    ranking = _rank(ctx, names)
+    rows: list[StandingRow] = []
+    for group in ranking.groups:
+        rank = len(rows) + 1
+        for x in _tie_order(ctx, group):
+            records, classes = ctx.records[x], ctx.classes[x]
+            rows.append(StandingRow(
+                rank=rank,
+                shared=len(group) > 1,
+                player=x,
+                points=ctx.points(ctx.score[x]),
+                wins=classes.count("W"),
+                draws=classes.count("D"),
+                losses=sum(1 for r, c in zip(records, classes) if c == "L" and r.opponent is not None),
+                games=sum(1 for r in records if r.kind is RoundKind.GAME),
+                values=tuple(ranking.values[x]),
+                dropped=ctx.player[x].dropped,
+            ))
+    return Standings(rounds=ctx.rounds, chain=names, rows=tuple(rows))
+
+
+def explain(event: Event, player: PlayerId, *, through: int | None = None) -> list[str]:
+    """How each of ``player``'s standings values was computed, opponent by opponent.
+
+    Raises :class:`~sheetswiss.errors.UnknownName` for a name not in Players.
+    """
+    ctx = Context.of(event, through=through)
+    if player not in ctx.records:
+        raise UnknownName(f"Players: no player named {player!r}")
+    names = chain(event.settings)
+    ranking = _rank(ctx, names)
+    at = next(i for i, group in enumerate(ranking.groups) if player in group)
+    place = 1 + sum(len(group) for group in ranking.groups[:at])
+    lines = [f"{player}: {number_text(ctx.points(ctx.score[player]))} points after round {ctx.rounds}, "
+             f"rank {place}{'=' if len(ranking.groups[at]) > 1 else ''} "
+             f"(opponents' unplayed rounds: {event.settings.unplayed_rule})"]
+    for i, name in enumerate(names):
+        entry = TIEBREAKS[name]
+        value = ranking.values[player][i]
+        notes: list[str] = []
+        if entry.value is not None:
+            entry.value(ctx, player, notes)
+        elif i in ranking.evaluated_in[player]:
+            tied = ranking.evaluated_in[player][i]
+            notes.append(f"  tied group: {', '.join(tied)} (de_rule: {event.settings.de_rule})")
+            for opponent, points in ctx.head_to_head[player].items():
+                if opponent in tied:
+                    notes.append(f"  v {opponent}: " + ", ".join(number_text(ctx.points(p)) for p in points)
+                                 + (" (averaged)" if len(points) > 1 else ""))
+        else:
+            notes.append("  not tied when the chain reached it: 0")
+        lines.append(f"{entry.title} ({name}) = {entry.text(value)}")
+        lines.extend(notes)
+    return lines

@@ -1,0 +1,226 @@
+"""Model -> tabs: plain values and a backend-neutral format for each tab the tool writes.
+
+Tool-owned tabs carry a title row saying who wrote them and that edits there are overwritten,
+a bold frozen header, fitted column widths and number formats.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from fractions import Fraction
+
+from ..backends.base import Append, Band, Book, Tab, TabFormat, Value
+from ..model import Event, PlayerId
+from ..pairing import Pairing
+from ..settings import SPECS
+from ..standings import Standings
+from ..tiebreaks import Kind
+from .contract import HEADERS, LOG, PAIRINGS, PLAYERS, RESULTS, SETTINGS, STANDINGS, TOOL_NOTE
+from .parse import cell_text
+
+__all__ = [
+    "HEADER_FILL",
+    "log_tab",
+    "number",
+    "pairings_tab",
+    "results_append",
+    "standings_tab",
+    "template_tabs",
+    "tool_tab",
+]
+
+HEADER_FILL = "D9E1F2"
+CUT_FILL = "E2EFDA"
+NOTE_FILL = "FFF2CC"
+
+
+def number(value: Fraction) -> int | float:
+    """A point value as a spreadsheet number: whole numbers as ints, others as floats."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def _widths(rows: Sequence[Sequence[Value]], skip: int = 0, minimum: int = 6, maximum: int = 48) -> tuple[int, ...]:
+    count = max((len(r) for r in rows), default=0)
+    widths = []
+    for c in range(count):
+        longest = max((len(cell_text(r[c])) for r in rows[skip:] if c < len(r)), default=0)
+        widths.append(min(maximum, max(minimum, longest + 2)))
+    return tuple(widths)
+
+
+def tool_tab(name: str, title: str, header: Sequence[str], body: Sequence[Sequence[Value]],
+             bands: Sequence[Band] = (), footer: Sequence[str] = ()) -> Tab:
+    """A tool-owned tab: title row (with the overwrite note), bold frozen header, body, footer notes."""
+    rows: list[tuple[Value, ...]] = [(f"{title} — {TOOL_NOTE}",), tuple(header)]
+    rows.extend(tuple(r) for r in body)
+    width = max(len(header), 1)
+    widths = _widths(rows, skip=1)
+    if footer:
+        rows.append(())
+        rows.extend((line,) for line in footer)
+    fmt = TabFormat(
+        freeze_rows=2,
+        widths=widths,
+        landscape=True,
+        bands=(
+            Band(1, 1, 1, width, fill=NOTE_FILL, italic=True),
+            Band(2, 2, 1, width, fill=HEADER_FILL, bold=True, border_below=True),
+            *bands,
+        ),
+    )
+    return Tab(name, tuple(rows), fmt)
+
+
+def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
+    """The tabs of a new workbook (``sheetswiss new``): the GM's tabs with their headers, Settings
+    pre-filled with every setting of the format, its default and a description, and the tool's tabs.
+    ``seed`` fills the seed setting (the committed template leaves it empty)."""
+    settings_rows: list[tuple[Value, ...]] = [HEADERS[SETTINGS]]
+    for spec in SPECS:
+        if fmt not in spec.formats:
+            continue
+        value: Value = spec.default
+        if spec.key == "format":
+            value = fmt
+        elif spec.key == "seed":
+            value = seed if seed is not None else ""
+        settings_rows.append((spec.key, value, spec.description))
+    head = Band(1, 1, 1, 3, fill=HEADER_FILL, bold=True, border_below=True)
+    settings = Tab(SETTINGS, tuple(settings_rows), TabFormat(
+        freeze_rows=1, widths=(22, 16, 90), landscape=True,
+        bands=(head, Band(2, len(settings_rows), 3, 3, italic=True)),
+        text_columns=(2,)))
+    players_header = HEADERS[PLAYERS]
+    players = Tab(PLAYERS, (players_header,), TabFormat(
+        freeze_rows=1, widths=(28, 8, 18, 10, 8, 30),
+        bands=(Band(1, 1, 1, len(players_header), fill=HEADER_FILL, bold=True, border_below=True),),
+        text_columns=(1, 3)))
+    results_header = HEADERS[RESULTS]
+    results = Tab(RESULTS, (results_header,), TabFormat(
+        freeze_rows=1, widths=(8, 8, 28, 28, 10),
+        bands=(Band(1, 1, 1, len(results_header), fill=HEADER_FILL, bold=True, border_below=True),),
+        text_columns=(5,)))
+    return (
+        settings, players, results,
+        tool_tab(PAIRINGS, "Pairings", ("Table", "Player A", "Points", "Player B", "Points"), ()),
+        tool_tab(STANDINGS, "Standings", ("Rank", "Player", "Points"), ()),
+        log_tab(Book({}), None),
+    )
+
+
+def _label(event: Event) -> str:
+    return event.settings.event_name or "sheetswiss event"
+
+
+def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
+    """Pairings: the round by table, and beside it the same list by player name with the table."""
+    table_of: dict[PlayerId, tuple[str, str, Value]] = {}
+    body: list[list[Value]] = []
+    for t in pairing.tables:
+        score_a = number(pairing.scores[t.a])
+        if t.b is None:
+            body.append(["bye", t.a, score_a, "BYE", None])
+            table_of[t.a] = ("bye", "BYE", None)
+        else:
+            body.append([t.number, t.a, score_a, t.b, number(pairing.scores[t.b])])
+            table_of[t.a] = (str(t.number), t.b, number(pairing.scores[t.b]))
+            table_of[t.b] = (str(t.number), t.a, score_a)
+    by_name: list[list[Value]] = []
+    for name in sorted(table_of, key=lambda n: (n.casefold(), n)):
+        table, opponent, _ = table_of[name]
+        by_name.append([name, int(table) if table.isdigit() else table, opponent])
+    for name, reason in sorted(pairing.not_paired, key=lambda x: x[0].casefold()):
+        by_name.append([name, "—", f"not paired ({reason})"])
+    rows = max(len(body), len(by_name))
+    grid: list[list[Value]] = []
+    for i in range(rows):
+        left = body[i] if i < len(body) else [None] * 5
+        right = by_name[i] if i < len(by_name) else [None] * 3
+        grid.append([*left, None, *right])
+    header = ("Table", "Player A", "Points", "Player B", "Points", "", "Player", "Table", "Opponent")
+    title = f"{_label(event)}: round {pairing.round} pairings, {when:%Y-%m-%d %H:%M}"
+    bands = [Band(3, 2 + rows, 1, 1, bold=True), Band(3, 2 + rows, 8, 8, bold=True)] if rows else []
+    footer = list(pairing.notes)
+    return tool_tab(PAIRINGS, title, header, grid, bands, footer)
+
+
+def top_cut(event: Event) -> int:
+    """``top_cut`` or its default: none up to 8 players, 4 for 9-16, else 8 (RULES.md 7.1)."""
+    if event.settings.top_cut is not None:
+        return event.settings.top_cut
+    count = len(event.players)
+    return 0 if count <= 8 else 4 if count <= 16 else 8
+
+
+def standings_tab(event: Event, table: Standings, when: dt.datetime) -> Tab:
+    """Standings: rank, player, points, record, games, one column per tiebreak, the top cut shaded."""
+    tiebreaks = table.tiebreaks
+    header = ("Rank", "Player", "Points", "W-D-L", "Played", *(tb.title for tb in tiebreaks), "Status", "Cut")
+    cut = top_cut(event)
+    body: list[list[Value]] = []
+    in_cut = 0
+    last_in_cut = 0
+    for i, row in enumerate(table.rows):
+        making_it = not row.dropped and in_cut < cut
+        if making_it:
+            in_cut += 1
+            last_in_cut = i + 1
+        body.append([
+            f"{row.rank}=" if row.shared else row.rank, row.player, number(row.points),
+            f"{row.wins}-{row.draws}-{row.losses}", row.games,
+            *(number(tb.rounded(v)) for tb, v in zip(tiebreaks, row.values, strict=True)),
+            "dropped" if row.dropped else "", f"top {cut}" if making_it else ""])
+    first = 3
+    bands: list[Band] = []
+    for c, tb in enumerate(tiebreaks, start=6):
+        whole = all(tb.rounded(r.values[c - 6]).denominator == 1 for r in table.rows)
+        fmt = "0.0000" if tb.kind is Kind.PERCENT else "0" if whole else "0.0###"
+        bands.append(Band(first, first + len(body) - 1, c, c, number_format=fmt))
+    if last_in_cut:
+        bands.append(Band(first, first + last_in_cut - 1, 1, len(header), fill=CUT_FILL,
+                          border_below=True))
+    footer = []
+    if any(r.shared for r in table.rows):
+        footer.append("Ranks marked = are shared: those players are tied after every tiebreak"
+                      + ("" if "random" in table.chain else " (add random to the tiebreaks setting to split them)"))
+    if last_in_cut and last_in_cut < len(table.rows):
+        edge, below = table.rows[last_in_cut - 1], table.rows[last_in_cut]
+        if edge.shared and below.shared and edge.rank == below.rank:
+            footer.append(f"The top {cut} cut falls inside a tie at rank {edge.rank}=: decide it before the playoff")
+    if tiebreaks:
+        footer.append("Tiebreaks in order: " + ", ".join(f"{tb.title} ({tb.name})" for tb in tiebreaks))
+    rounds = f" of {event.settings.rounds}" if event.settings.rounds else ""
+    title = f"{_label(event)}: standings after round {table.rounds}{rounds}, {when:%Y-%m-%d %H:%M}"
+    return tool_tab(STANDINGS, title, header, body, bands, footer)
+
+
+def results_append(book: Book, event: Event, pairing: Pairing, first_row: int | None = None,
+                   clear_through: int = 0) -> Append:
+    """The round's rows for Results (Result cells empty; the bye row says ``bye``), placed under the
+    tab's own headers so a GM's column order is kept."""
+    header = [cell_text(v).lower() for v in book.rows(RESULTS)[0]]
+    columns = {name: header.index(name.lower()) for name in HEADERS[RESULTS] if name.lower() in header}
+    width = max(columns.values()) + 1
+    rows: list[tuple[Value, ...]] = []
+    for t in pairing.tables:
+        row: list[Value] = [None] * width
+        values: dict[str, Value] = {"Round": pairing.round, "Table": t.number, "Player A": t.a,
+                                    "Player B": t.b if t.b is not None else "BYE",
+                                    "Result": None if t.b is not None else "bye"}
+        for name, value in values.items():
+            if name in columns:
+                row[columns[name]] = value
+        rows.append(tuple(row))
+    start = first_row if first_row is not None else len(book.rows(RESULTS)) + 1
+    return Append(RESULTS, start, tuple(rows), clear_through, text_columns=(columns["Result"] + 1,))
+
+
+LOG_HEADER = ("Time", "Command", "Input checksum", "Written")
+
+
+def log_tab(book: Book, entry: tuple[str, str, str, str] | None) -> Tab:
+    """Log: the earlier rows kept, one row added for this run (time, command, checksum, what was written)."""
+    old = [tuple(r) for r in book.rows(LOG)[2:] if any(v is not None for v in r)]
+    body = [*old, entry] if entry else old
+    return tool_tab(LOG, "Log: one row per run", LOG_HEADER, body)

@@ -1,0 +1,236 @@
+"""The commands on real .xlsx files: what a GM types, what they see, and that nothing is lost."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from sheetswiss.backends.excel import ExcelBackend
+from sheetswiss.cli import cli
+from sheetswiss.history import history
+from sheetswiss.workbook.parse import parse_event
+
+from .helpers import new_workbook, random_results, type_results
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def players(n: int) -> list[tuple[object, ...]]:
+    return [(f"Player {i:03d}", 2000 - 7 * i, f"Club {i % 9}") for i in range(1, n + 1)]
+
+
+def one_line_error(path: Path, *args: str) -> str:
+    before = path.read_bytes() if path.exists() else None
+    code, _, err = run(*args)
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("Error: ")
+    assert (path.read_bytes() if path.exists() else None) == before
+    return err.strip().removeprefix("Error: ")
+
+
+def test_new_makes_every_tab_and_never_overwrites(tmp_path: Path) -> None:
+    path = tmp_path / "ev.xlsx"
+    code, out, _ = run("new", str(path), "--format", "swiss", "--seed", "4")
+    assert code == 0 and "Created" in out
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames == ["Settings", "Players", "Results", "Pairings", "Standings", "Log"]
+    settings = {row[0]: row[1] for row in wb["Settings"].iter_rows(min_row=2, values_only=True)}
+    assert settings["seed"] == 4 and settings["points"] == "armati" and settings["format"] == "swiss"
+    assert one_line_error(path, "new", str(path)).endswith("already exists; sheetswiss new never overwrites a workbook")
+
+
+def test_pair_appends_round_and_writes_pairings(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(9))
+    code, out, err = run("pair", str(path))
+    assert code == 0, err
+    assert out.startswith("Round 1: 4 tables, bye: ")
+    wb = openpyxl.load_workbook(path)
+    rows = [r for r in wb["Results"].iter_rows(min_row=2, values_only=True) if any(r)]
+    assert len(rows) == 5 and all(r[0] == 1 for r in rows)
+    assert rows[-1][3] == "BYE" and rows[-1][4] == "bye"
+    assert all(r[4] is None for r in rows[:-1])
+    assert wb["Results"]["E2"].number_format == "@"
+    pairings = wb["Pairings"]
+    assert "overwritten" in pairings["A1"].value
+    assert [c.value for c in pairings[2]][:5] == ["Table", "Player A", "Points", "Player B", "Points"]
+    assert pairings.freeze_panes == "A3"
+    log = list(wb["Log"].iter_rows(min_row=3, values_only=True))
+    assert [r[1] for r in log] == ["new --format swiss", "pair"]
+
+
+def test_pair_refuses_while_results_are_missing(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(6))
+    run("pair", str(path))
+    ExcelBackend(path).fill_cells("Results", {"E2": "1-0"})
+    message = one_line_error(path, "pair", str(path))
+    assert message == ("Results!E3, Results!E4: round 1 has results missing; type them before pairing round 2")
+
+
+def test_unreadable_result_names_the_cell(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(6))
+    run("pair", str(path))
+    ExcelBackend(path).fill_cells("Results", {"E2": "1-0", "E3": "W", "E4": "0-1"})
+    message = one_line_error(path, "standings", str(path))
+    assert message.startswith("Results!E3: cannot read 'W' as a result; accepted: 1-0, 0-1")
+
+
+def test_a_result_excel_turned_into_a_date(tmp_path: Path) -> None:
+    import datetime as dt
+
+    path = new_workbook(tmp_path, players(4))
+    run("pair", str(path))
+    ExcelBackend(path).fill_cells("Results", {"E2": dt.datetime(2026, 1, 2), "E3": "1-0"})
+    assert "Results!E2: the spreadsheet turned the result into a date" in one_line_error(path, "pair", str(path))
+
+
+@pytest.mark.parametrize(("players_rows", "results", "settings", "message"), [
+    ([("Ana",), ("ana",)], {}, {}, "Players!A3: 'ana' is listed twice (also row 2)"),
+    ([("Ana",), (None, 1500)], {}, {}, "Players!A3: this row has data but no player name"),
+    ([("Ana", "high")], {}, {}, "Players!B2: rating 'high' is not a number"),
+    ([("Ana",), ("Bo",)], {"A2": 1, "C2": "Ana", "D2": "Zed"}, {}, "Results!D2: 'Zed' is not in Players"),
+    ([("Ana",), ("Bo",), ("Cy",)], {"A2": 1, "C2": "Ana", "D2": "Bo", "A3": 1, "C3": "Cy", "D3": "Ana"}, {},
+     "Results!A3: 'Ana' is in round 1 twice (also row 2)"),
+    ([("Ana",), ("Bo",)], {"A2": 2, "C2": "Ana", "D2": "Bo"}, {},
+     "Results!A2: round 2 follows round 0; round 1 has no pairings"),
+    ([("Ana",)], {}, {"colour": "red"}, "Settings!A"),
+    ([("Ana",)], {}, {"points": "go"}, "Settings!B"),
+])
+def test_bad_tabs_are_one_line_naming_the_cell(tmp_path: Path, players_rows: list[tuple[object, ...]],
+                                               results: dict[str, object], settings: dict[str, object],
+                                               message: str) -> None:
+    path = new_workbook(tmp_path, players_rows, settings=settings)  # type: ignore[arg-type]
+    if results:
+        ExcelBackend(path).fill_cells("Results", results)  # type: ignore[arg-type]
+    assert one_line_error(path, "pair", str(path)).startswith(message)
+
+
+def test_unknown_setting_lists_the_known_ones(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(4), settings={"colour": "red"})
+    message = one_line_error(path, "pair", str(path))
+    assert "unknown setting 'colour'; known: " in message and "avoid_same_club" in message
+
+
+def test_files_that_cannot_be_used(tmp_path: Path) -> None:
+    assert "no such file" in one_line_error(tmp_path / "none.xlsx", "pair", str(tmp_path / "none.xlsx"))
+    text = tmp_path / "ev.csv"
+    text.write_text("a,b\n")
+    assert "not an .xlsx workbook" in one_line_error(text, "pair", str(text))
+    macro = tmp_path / "ev.xlsm"
+    macro.write_bytes(b"PK")
+    assert ".xlsm" in one_line_error(macro, "pair", str(macro))
+    broken = tmp_path / "broken.xlsx"
+    broken.write_bytes(b"not a zip")
+    assert "not a readable .xlsx workbook" in one_line_error(broken, "pair", str(broken))
+    path = new_workbook(tmp_path, players(4))
+    (tmp_path / "~$event.xlsx").write_bytes(b"")
+    assert "open in a spreadsheet program" in one_line_error(path, "pair", str(path))
+
+
+def test_formula_like_names_stay_text(tmp_path: Path) -> None:
+    names = [('=IMPORTXML("http://x")',), ("+Plus",), ("-Minus",), ("@At",)]
+    path = new_workbook(tmp_path, names)
+    code, _, err = run("pair", str(path))
+    assert code == 0, err
+    wb = openpyxl.load_workbook(path)
+    cells = [c for row in wb["Results"].iter_rows(min_row=2, max_col=4) for c in row[2:4]]
+    cells += [c for row in wb["Pairings"].iter_rows(min_row=3) for c in row]
+    typed = [c for c in cells if isinstance(c.value, str) and c.value[0] in "=+-@"]
+    assert len(typed) >= 8 and all(c.data_type == "s" for c in typed)
+
+
+def test_dry_run_writes_nothing(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(8))
+    before = path.read_bytes()
+    code, out, _ = run("pair", str(path), "--dry-run")
+    assert code == 0 and "Dry run, nothing written" in out
+    assert path.read_bytes() == before
+
+
+def test_redo_replaces_only_the_rounds_rows(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(8))
+    run("pair", str(path))
+    type_results(path, random_results(2))
+    run("pair", str(path))
+    backend = ExcelBackend(path)
+    event = parse_event(backend.read())
+    late = len(event.players) + 2
+    backend.fill_cells("Players", {f"A{late}": "Late Larry", f"E{late}": 2})
+    code, _, err = run("pair", str(path), "--redo")
+    assert code == 0, err
+    event = parse_event(backend.read())
+    assert len(event.games_in(1)) == 4 and all(g.result for g in event.games_in(1))
+    assert len(event.games_in(2)) == 5 and event.games[-1].b is None  # nine players now: a bye
+
+
+def test_redo_refuses_once_a_result_is_in(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(8))
+    run("pair", str(path))
+    ExcelBackend(path).fill_cells("Results", {"E2": "1-0"})
+    assert one_line_error(path, "pair", str(path), "--redo").startswith(
+        "Results!E2: round 1 has results entered; --redo only re-pairs")
+
+
+def test_eighty_eight_players_seven_rounds_with_a_drop(tmp_path: Path) -> None:
+    """The issue's check: HCT Europe's 88 players, 7 rounds, results typed in, a drop after round 2."""
+    path = new_workbook(tmp_path, players(88), settings={"rounds": 7, "points": "hct"})
+    result = random_results(88, draws=False)
+    for round_ in range(1, 8):
+        if round_ == 3:
+            ExcelBackend(path).fill_cells("Players", {"D10": 2})
+        code, _, err = run("pair", str(path))
+        assert code == 0, err
+        type_results(path, lambda a, b: "2-1" if result(a, b) == "1-0" else "0-2")
+    code, _, err = run("standings", str(path))
+    assert code == 0, err
+    event = parse_event(ExcelBackend(path).read())
+    met: Counter[frozenset[str]] = Counter()
+    byes: Counter[str] = Counter()
+    for round_ in range(1, 8):
+        games = event.games_in(round_)
+        seen = Counter(n for g in games for n in (g.a, g.b) if n)
+        active = {p.name for p in event.players if p.plays_in(round_)}
+        assert set(seen) == active and set(seen.values()) == {1}
+        met.update(frozenset((g.a, g.b)) for g in games if g.b)
+        byes.update(g.a for g in games if g.b is None)
+    assert "Player 009" not in {n for g in event.games if g.round > 2 for n in (g.a, g.b)}
+    assert max(met.values()) == 1
+    assert max(byes.values(), default=0) <= 1
+    recs = history(event)
+    wb = openpyxl.load_workbook(path)
+    shown = {row[1]: row[2] for row in wb["Standings"].iter_rows(min_row=3, values_only=True) if row[1] in recs}
+    assert len(shown) == 88
+    assert all(shown[name] == sum(r.points for r in rs) for name, rs in recs.items())
+
+
+def test_same_workbook_and_seed_give_the_same_pairings(tmp_path: Path) -> None:
+    results = []
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        path = new_workbook(tmp_path / folder, players(21), seed=77)
+        for _ in range(4):
+            run("pair", str(path))
+            type_results(path, random_results(5))
+        results.append(ExcelBackend(path).read().rows("Results"))
+    assert results[0] == results[1]
+
+
+def test_a_crash_while_saving_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = new_workbook(tmp_path, players(6))
+    before = path.read_bytes()
+
+    def crash(self: object, filename: str) -> None:
+        Path(filename).write_bytes(b"half a workbook")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(openpyxl.Workbook, "save", crash)
+    code, _, err = run("pair", str(path))
+    assert code == 1 and "left as it was" in err
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["event.xlsx"]
