@@ -117,6 +117,13 @@ def test_unknown_setting_lists_the_known_ones(tmp_path: Path) -> None:
     assert "unknown setting 'colour'; known: " in message and "avoid_same_club" in message
 
 
+def test_unknown_tiebreak_names_the_cell_and_lists_the_known_ones(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(4), settings={"tiebreaks": "buchholz, koya"})
+    message = one_line_error(path, "standings", str(path))
+    row = [r for r, row in enumerate(ExcelBackend(path).read().rows("Settings"), 1) if row[0] == "tiebreaks"]
+    assert message.startswith(f"Settings!B{row[0]}: unknown tiebreak 'koya'; known: buchholz, buchholz_cut1")
+
+
 def test_files_that_cannot_be_used(tmp_path: Path) -> None:
     assert "no such file" in one_line_error(tmp_path / "none.xlsx", "pair", str(tmp_path / "none.xlsx"))
     text = tmp_path / "ev.csv"

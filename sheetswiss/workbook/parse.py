@@ -10,11 +10,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..backends.base import Book, Value, column_letter
-from ..errors import BadWorkbook, SheetswissError
+from ..errors import BadSetting, BadWorkbook, SheetswissError
 from ..model import Event, Game, Player
 from ..results import ACCEPTED, Result
 from ..scoring import scale_for
 from ..settings import Settings, parse_settings
+from ..tiebreaks import chain
 from .contract import PLAYERS, RESULTS, SETTINGS
 
 __all__ = ["Columns", "cell_text", "parse_event", "parse_settings_tab"]
@@ -84,7 +85,14 @@ def parse_settings_tab(book: Book) -> Settings:
         value = cell_text(row[1]) if len(row) > 1 else ""
         if key and not key.startswith("#"):
             triples.append((r, key, value))
-    return parse_settings(triples, SETTINGS)
+    settings = parse_settings(triples, SETTINGS)
+    for r, key, _ in triples:
+        if key.strip().lower() == "tiebreaks":
+            try:
+                chain(settings)
+            except SheetswissError as e:
+                raise BadSetting(f"{SETTINGS}!B{r}: {e}") from None
+    return settings
 
 
 def _players(book: Book) -> tuple[Player, ...]:
