@@ -22,7 +22,7 @@ from typing import final
 from .errors import UnknownName
 from .history import RoundKind
 from .model import Event, PlayerId
-from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, chain, number_text
+from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, chain, number_text, split_by
 
 __all__ = ["StandingRow", "Standings", "compute_standings", "explain"]
 
@@ -102,13 +102,7 @@ def _rank(ctx: Context, names: tuple[str, ...]) -> _Ranking:
                 evaluated_in[x][i] = group
         else:
             assert m is not None
-            ordered = sorted(group, key=lambda x: m[x], reverse=not entry.lowest_first)
-            parts = []
-            for x in ordered:
-                if parts and m[parts[-1][0]] == m[x]:
-                    parts[-1] = (*parts[-1], x)
-                else:
-                    parts.append((x,))
+            parts = split_by(group, m, entry.lowest_first)
         pending.extend((part, i + 1) for part in reversed(parts))
     return _Ranking(done, values, evaluated_in)
 

@@ -42,9 +42,10 @@ __all__ = [
     "default_chain",
     "find_tiebreak",
     "number_text",
+    "split_by",
 ]
 
-Notes: TypeAlias = "list[str] | None"
+Notes: TypeAlias = list[str] | None
 """Where a tiebreak writes how it got its value, line by line; ``None`` when nobody asked."""
 
 Group: TypeAlias = tuple[PlayerId, ...]
@@ -61,24 +62,22 @@ class Kind(enum.Enum):
     """A count or a whole-number sum."""
 
 
-def _half_up(value: Fraction, decimals: int) -> Fraction:
-    step = 10**decimals
-    return Fraction(math.floor(value * step + Fraction(1, 2)), step)
+def _units(value: Fraction, decimals: int) -> int:
+    """``|value|`` in units of ``10**-decimals``, rounded half-up (a half goes away from zero)."""
+    step: int = 10**decimals
+    return math.floor(abs(value) * step + Fraction(1, 2))
 
 
 def number_text(value: Fraction, decimals: int = 4) -> str:
     """``value`` rounded half-up to ``decimals`` places, trailing zeros dropped.
 
-    >>> number_text(Fraction(21, 2)), number_text(Fraction(1, 3)), number_text(Fraction(-3))
-    ('10.5', '0.3333', '-3')
+    >>> number_text(Fraction(21, 2)), number_text(Fraction(1, 3)), number_text(Fraction(-1, 4))
+    ('10.5', '0.3333', '-0.25')
     """
-    rounded = _half_up(value, decimals)
-    whole, rest = divmod(rounded.numerator * 10**decimals // rounded.denominator, 10**decimals)
-    if not rest:
-        return str(whole)
-    if whole < 0:  # divmod floors; print -0.25 as such, not as -1 + 0.75
-        return "-" + number_text(-value, decimals)
-    return f"{whole}.{rest:0{decimals}d}".rstrip("0")
+    units = _units(value, decimals)
+    whole, rest = divmod(units, 10**decimals)
+    sign = "-" if value < 0 and units else ""
+    return sign + (f"{whole}.{rest:0{decimals}d}".rstrip("0") if rest else str(whole))
 
 
 ValueFn: TypeAlias = Callable[["Context", PlayerId, Notes], Fraction]
@@ -115,13 +114,14 @@ class Tiebreak:
         >>> TIEBREAKS["mwp"].rounded(Fraction(1, 3))
         Fraction(333333, 10000)
         """
-        return _half_up(value * 100 if self.kind is Kind.PERCENT else value, 4)
+        shown = value * 100 if self.kind is Kind.PERCENT else value
+        return Fraction(_units(shown, 4) * (-1 if shown < 0 else 1), 10**4)
 
     def text(self, value: Fraction) -> str:
         """The value as printed: ``"61.1111"`` (percent, always 4 decimals), ``"10.5"``, ``"23"``."""
         if self.kind is Kind.PERCENT:
-            shown = self.rounded(value)
-            return f"{math.floor(shown)}.{shown.numerator * 10**4 // shown.denominator % 10**4:04d}"
+            whole, rest = divmod(_units(value * 100, 4), 10**4)
+            return f"{whole}.{rest:04d}"
         return number_text(value)
 
 
@@ -250,7 +250,8 @@ class Contribution(NamedTuple):
 class Context:
     """Everything the tiebreaks read, derived once from an event through round ``rounds``.
 
-    Build it with :meth:`of`. Maps that only some tiebreaks need are computed on first use.
+    Build it with :meth:`of`. Maps that only some tiebreaks need are computed on first use. A round
+    record has an ``opponent`` exactly when it was a game or a forfeit (:mod:`sheetswiss.history`).
     """
 
     event: Event
@@ -388,7 +389,8 @@ class Context:
                     value = min(own, opp[rec.opponent] if rec.opponent is not None else d * n)
                 before += p
                 if value is not None:
-                    row.append(Contribution(rec, value, rec.kind in _VUR, scored[cls]))
+                    vur = rec.kind is not RoundKind.GAME and rec.kind in _VUR  # games first: enum hashing is slow
+                    row.append(Contribution(rec, value, vur, scored[cls]))
             out[x] = tuple(row)
         return out
 
@@ -440,8 +442,12 @@ class Context:
 
 
 def _opp_label(ctx: Context) -> str:
-    return {"points": "score", "fide2009": "score, unplayed rounds as draws",
-            }.get(ctx.rule, "score, rounds after the last paired one as draws")
+    """How :attr:`Context.opponent_score` counted, for explanations."""
+    if ctx.rule == "points":
+        return "score"
+    if ctx.rule == "fide2009":
+        return "score, unplayed rounds as draws"
+    return "score, rounds after the last paired one as draws"
 
 
 def _explain_contribution(ctx: Context, x: PlayerId, c: Contribution) -> str:
@@ -596,8 +602,12 @@ def _met_count(ctx: Context, x: PlayerId, members: set[PlayerId]) -> int:
     return sum(1 for y in ctx.head_to_head[x] if y in members and y != x)
 
 
-def _by_value(group: Group, value: Mapping[PlayerId, Fraction], lowest_first: bool = False) -> list[Group]:
-    """``group`` sorted by ``value`` (highest first unless ``lowest_first``), equal values together."""
+def split_by(group: Group, value: Mapping[PlayerId, Fraction], lowest_first: bool = False) -> list[Group]:
+    """``group`` sorted by ``value`` (highest first unless ``lowest_first``), equal values together.
+
+    >>> split_by(("a", "b", "c"), {"a": Fraction(1), "b": Fraction(2), "c": Fraction(1)})
+    [('b',), ('a', 'c')]
+    """
     ordered = sorted(group, key=lambda x: value[x], reverse=not lowest_first)
     out: list[Group] = []
     for x in ordered:
@@ -620,7 +630,7 @@ def _de_split(ctx: Context, group: Group) -> list[Group]:
         if all_met and (rule in ("fide", "all_met")
                         or (rule == "separates" and len(set(de.values())) == len(rest))
                         or (rule == "pair" and len(rest) == 2)):
-            parts = _by_value(rest, de)
+            parts = split_by(rest, de)
             if len(parts) == 1:
                 break
             for part in parts:  # each subgroup still tied is evaluated again on its own (C.07 Art. 6)
@@ -663,8 +673,10 @@ def _count(ctx: Context, x: PlayerId, notes: Notes, test: Callable[[RoundRecord,
 
 @tiebreak("wins", "win", title="Wins", kind=Kind.INTEGER)
 def wins(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
-    """Rounds with a win's points, played or not: forfeit wins and a PAB worth a win count (RULES.md 4.7;
-    FIDE C.07 Art. 7.1, WIN)."""
+    """Rounds with a win's points, played or not (RULES.md 4.7; FIDE C.07 Art. 7.1, WIN).
+
+    Forfeit wins count, and a PAB worth a win; a half-point PAB does not.
+    """
     return _count(ctx, x, notes, lambda r, c: c == "W")
 
 
@@ -699,11 +711,11 @@ def _floored(ctx: Context, earned: int, possible: int, notes: Notes, what: str) 
         if notes is not None:
             notes.append(f"  no {what} yet: 0")
         return Fraction(0)
-    value = max(Fraction(earned, possible), floor)
+    ratio = Fraction(earned, possible)
     if notes is not None:
         notes.append(f"  {earned}/{possible} {what} points"
-                     + (f", raised to the floor {ctx.settings.mtr_floor}" if value == floor else ""))
-    return value
+                     + (f", raised to the floor {ctx.settings.mtr_floor}" if ratio < floor else ""))
+    return max(ratio, floor)
 
 
 @tiebreak("mwp", "mw%", "match win percentage", title="MW%", kind=Kind.PERCENT)
@@ -717,30 +729,6 @@ def mwp(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     mp = {"W": 3, "D": 1, "L": 0}
     rounds = list(_magic_rounds(ctx, x))
     return _floored(ctx, sum(mp[c] for _, c in rounds), 3 * len(rounds), notes, "match")
-
-
-def _games(rec: RoundRecord, cls: str) -> tuple[int, int, int]:
-    """Games won, lost, drawn in one round: as typed, a bye or forfeit as 2-0 (*decision*), else one game."""
-    if rec.games is not None:
-        return rec.games
-    if rec.kind is not RoundKind.GAME:
-        return {"W": (2, 0, 0), "L": (0, 2, 0)}.get(cls, (0, 0, 0))
-    return {"W": (1, 0, 0), "D": (0, 0, 1), "L": (0, 1, 0)}[cls]
-
-
-@tiebreak("gwp", "gw%", "game win percentage", title="GW%", kind=Kind.PERCENT)
-def gwp(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
-    """Game-win percentage: game points / (3 x games played), at least ``mtr_floor`` (RULES.md 4.8).
-
-    MTR Appendix C: 3 a game won, 1 a game drawn. A bye counts as a 2-0 win (MTR "Byes"; left out
-    with ``magic_byes: exclude``); a forfeit as 2-0 for the winner (*decision*); a result typed
-    without a game score as one game. RULES.md 4.8's P: 21/30 = 70% (62.5% with ``exclude``).
-    """
-    won = lost = drawn = 0
-    for rec, cls in _magic_rounds(ctx, x):
-        w, lo, d = _games(rec, cls)
-        won, lost, drawn = won + w, lost + lo, drawn + d
-    return _floored(ctx, 3 * won + drawn, 3 * (won + lost + drawn), notes, "game")
 
 
 def _opponents_mean(ctx: Context, x: PlayerId, notes: Notes, name: str) -> Fraction:
@@ -769,6 +757,30 @@ def omw(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     figure: it agrees only while no opponent dropped or sits under the floor (RULES.md 4.10).
     """
     return _opponents_mean(ctx, x, notes, "mwp")
+
+
+def _games(rec: RoundRecord, cls: str) -> tuple[int, int, int]:
+    """Games won, lost, drawn in one round: as typed, a bye or forfeit as 2-0 (*decision*), else one game."""
+    if rec.games is not None:
+        return rec.games
+    if rec.kind is not RoundKind.GAME:
+        return {"W": (2, 0, 0), "L": (0, 2, 0)}.get(cls, (0, 0, 0))
+    return {"W": (1, 0, 0), "D": (0, 0, 1), "L": (0, 1, 0)}[cls]
+
+
+@tiebreak("gwp", "gw%", "game win percentage", title="GW%", kind=Kind.PERCENT)
+def gwp(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Game-win percentage: game points / (3 x games played), at least ``mtr_floor`` (RULES.md 4.8).
+
+    MTR Appendix C: 3 a game won, 1 a game drawn. A bye counts as a 2-0 win (MTR "Byes"; left out
+    with ``magic_byes: exclude``); a forfeit as 2-0 for the winner (*decision*); a result typed
+    without a game score as one game. RULES.md 4.8's P: 21/30 = 70% (62.5% with ``exclude``).
+    """
+    won = lost = drawn = 0
+    for rec, cls in _magic_rounds(ctx, x):
+        w, lo, d = _games(rec, cls)
+        won, lost, drawn = won + w, lost + lo, drawn + d
+    return _floored(ctx, 3 * won + drawn, 3 * (won + lost + drawn), notes, "game")
 
 
 @tiebreak("ogw", "ogw%", "ogwp", "opponents game win percentage", title="OGW%", kind=Kind.PERCENT)
