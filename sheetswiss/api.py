@@ -13,9 +13,11 @@ import datetime as dt
 import hashlib
 import json
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .backends import sheet_key
 from .backends.base import Backend, Book, Changes
 from .backends.excel import ExcelBackend
 from .errors import SheetswissError, WorkbookUnavailable
@@ -23,7 +25,7 @@ from .model import Event
 from .pairing import Pairing, check_pairing, pair_round
 from .standings import compute_standings
 from .standings import explain as explain_standing
-from .workbook.contract import RESULTS
+from .workbook.contract import GM_TABS, RESULTS
 from .workbook.parse import parse_event
 from .workbook.render import log_tab, pairings_tab, results_append, standings_tab, template_tabs
 
@@ -42,8 +44,17 @@ class Report:
         return "\n".join(self.lines)
 
 
-def open_backend(source: str) -> Backend:
-    """The backend for ``source``: a path to an .xlsx workbook."""
+def open_backend(source: str | Backend, *, credentials: str | None = None,
+                 notify: Callable[[str], None] | None = None) -> Backend:
+    """The backend for ``source``: a Google Sheet (its URL, ``gsheet:KEY`` or a bare key), else a path
+    to an .xlsx workbook. Google's libraries are imported only when a sheet is used."""
+    if not isinstance(source, str):
+        return source
+    key = sheet_key(source)
+    if key is not None and not Path(source).exists():
+        from .backends.gsheets import GoogleSheetsBackend
+
+        return GoogleSheetsBackend(key, credentials=credentials, notify=notify)
     return ExcelBackend(source)
 
 
@@ -52,12 +63,12 @@ def _now(now: dt.datetime | None) -> dt.datetime:
 
 
 def checksum(book: Book) -> str:
-    """A short fingerprint of every value read, for the Log."""
-    blob = json.dumps({k: [list(r) for r in v] for k, v in book.tabs.items()}, default=str, sort_keys=True)
+    """A short fingerprint of the GM's tabs as read (the command's input), for the Log."""
+    blob = json.dumps({k: [list(r) for r in book.rows(k)] for k in GM_TABS}, default=str, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
-def new(source: str, *, format: str = "swiss", seed: int | None = None, now: dt.datetime | None = None,
+def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None, now: dt.datetime | None = None,
         dry_run: bool = False) -> Report:
     """Create a ready workbook: Settings with defaults and descriptions, Players, Results, the tool's tabs.
 
@@ -66,19 +77,26 @@ def new(source: str, *, format: str = "swiss", seed: int | None = None, now: dt.
     if format not in ("swiss",):
         raise SheetswissError(f"unknown format {format!r}; known: swiss")
     backend = open_backend(source)
-    if backend.exists():
-        raise WorkbookUnavailable(f"{backend.label}: already exists; sheetswiss new never overwrites a workbook")
+    existing: Book = Book({})
+    if isinstance(backend, ExcelBackend):
+        if backend.exists():
+            raise WorkbookUnavailable(f"{backend.label}: already exists; sheetswiss new never overwrites a workbook")
+    else:  # a Google Sheet exists already: lay the tabs into it, keeping every tab it has
+        existing = backend.read()
     seed = secrets.randbelow(10**6) if seed is None else seed
     tabs = template_tabs(format, seed)
-    entry = (f"{_now(now):%Y-%m-%d %H:%M:%S}", f"new --format {format}", "", "all tabs")
-    tabs = (*tabs[:-1], log_tab(Book({}), entry))
+    kept = [t.name for t in tabs if t.name in existing.tabs]
+    entry = (f"{_now(now):%Y-%m-%d %H:%M:%S}", f"new --format {format}", checksum(existing),
+             ", ".join(t.name for t in tabs if t.name not in kept))
+    tabs = (*tabs[:-1], log_tab(existing, entry))
     if not dry_run:
-        backend.write(Changes(new_tabs=tabs))
-    names = ", ".join(t.name for t in tabs)
-    return Report((
-        f"{'Would create' if dry_run else 'Created'} {backend.label} ({format}): {names}",
-        f"Next: list the players in Players, then run: sheetswiss pair {backend.label}",
-    ))
+        backend.write(Changes(new_tabs=tabs[:-1], tool_tabs=tabs[-1:]))
+    names = ", ".join(t.name for t in tabs if t.name not in kept)
+    lines = [f"{'Would create' if dry_run else 'Created'} {backend.label} ({format}): {names}"]
+    if kept:
+        lines.append(f"Kept as they were: {', '.join(kept)}")
+    lines.append(f"Next: list the players in Players, then run: sheetswiss pair {backend.label}")
+    return Report(tuple(lines))
 
 
 def _missing_results(event: Event) -> list[str]:
@@ -90,7 +108,7 @@ def _cells(cells: list[str], limit: int = 8) -> str:
     return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
 
 
-def pair(source: str, *, redo: bool = False, explain: bool = False, dry_run: bool = False,
+def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dry_run: bool = False,
          now: dt.datetime | None = None) -> Report:
     """Pair the next round (or, with ``redo``, the last one again while none of its results is in).
 
@@ -164,7 +182,7 @@ def _undo_last_round(book: Book, event: Event) -> tuple[Event, int, int]:
     return replace(event, games=kept), first, len(book.rows(RESULTS))
 
 
-def standings(source: str, *, explain: str | None = None, dry_run: bool = False,
+def standings(source: str | Backend, *, explain: str | None = None, dry_run: bool = False,
               now: dt.datetime | None = None) -> Report:
     """Rewrite Standings: rank, points, record and the Settings' tiebreaks; print the top."""
     backend = open_backend(source)
@@ -192,8 +210,3 @@ def standings(source: str, *, explain: str | None = None, dry_run: bool = False,
     return Report(tuple(lines), table)
 
 
-def default_path(directory: str | Path, name: str) -> Path:
-    """``directory/name``, creating the folder."""
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / name

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import click
 
 from . import __version__
+from .backends.base import Backend
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -49,7 +50,17 @@ class Cli(click.Group):
 
 
 def source_argument(fn: F) -> F:
-    return click.argument("source", metavar="EVENT.xlsx")(fn)
+    """The event: a path to an .xlsx workbook, or a Google Sheet's URL, ``gsheet:KEY`` or key."""
+    fn = click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS",
+                      help="Google credentials JSON (service-account key or authorised user) for a sheet.")(fn)
+    return click.argument("source", metavar="EVENT")(fn)
+
+
+def backend(source: str, credentials: str | None) -> Backend:
+    """The backend for a command's EVENT argument; retries on Google Sheets are reported on stderr."""
+    from .api import open_backend
+
+    return open_backend(source, credentials=credentials, notify=lambda line: click.echo(line, err=True))
 
 
 def dry_run_option(fn: F) -> F:
@@ -71,7 +82,7 @@ def cli() -> None:
               help="The kind of event.")
 @click.option("--seed", type=int, help="Random seed for pairings (default: a new random one).")
 @dry_run_option
-def new(source: str, format_: str, seed: int | None, dry_run: bool) -> None:
+def new(source: str, credentials: str | None, format_: str, seed: int | None, dry_run: bool) -> None:
     """Create a ready workbook with every tab, Settings filled with defaults.
 
     Example:
@@ -81,7 +92,7 @@ def new(source: str, format_: str, seed: int | None, dry_run: bool) -> None:
     """
     from . import api
 
-    click.echo(api.new(source, format=format_, seed=seed, dry_run=dry_run).text())
+    click.echo(api.new(backend(source, credentials), format=format_, seed=seed, dry_run=dry_run).text())
 
 
 @cli.command()
@@ -89,7 +100,7 @@ def new(source: str, format_: str, seed: int | None, dry_run: bool) -> None:
 @click.option("--redo", is_flag=True, help="Re-pair the last round while none of its results is entered.")
 @click.option("--explain", is_flag=True, help="Print every pair's cost and why each float and bye.")
 @dry_run_option
-def pair(source: str, redo: bool, explain: bool, dry_run: bool) -> None:
+def pair(source: str, credentials: str | None, redo: bool, explain: bool, dry_run: bool) -> None:
     """Pair the next round: append it to Results and rewrite Pairings.
 
     Example:
@@ -99,14 +110,14 @@ def pair(source: str, redo: bool, explain: bool, dry_run: bool) -> None:
     """
     from . import api
 
-    click.echo(api.pair(source, redo=redo, explain=explain, dry_run=dry_run).text())
+    click.echo(api.pair(backend(source, credentials), redo=redo, explain=explain, dry_run=dry_run).text())
 
 
 @cli.command()
 @source_argument
 @click.option("--explain", metavar="PLAYER", help="Print how each of PLAYER's tiebreak values was computed.")
 @dry_run_option
-def standings(source: str, explain: str | None, dry_run: bool) -> None:
+def standings(source: str, credentials: str | None, explain: str | None, dry_run: bool) -> None:
     """Rewrite Standings from the results entered so far.
 
     Example:
@@ -116,7 +127,7 @@ def standings(source: str, explain: str | None, dry_run: bool) -> None:
     """
     from . import api
 
-    click.echo(api.standings(source, explain=explain, dry_run=dry_run).text())
+    click.echo(api.standings(backend(source, credentials), explain=explain, dry_run=dry_run).text())
 
 
 @cli.command()

@@ -1,0 +1,179 @@
+"""Every command on a Google Sheet: real gspread calls against the local fake of the Sheets v4 API."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sheetswiss import api
+from sheetswiss.backends.excel import ExcelBackend
+from sheetswiss.backends.gsheets import GUARD_TAB, GoogleSheetsBackend, RewritingSession
+from sheetswiss.cli import cli
+from sheetswiss.errors import SheetswissError
+from sheetswiss.workbook.parse import parse_event
+
+from .fake_sheets import FakeSheets
+from .helpers import random_results
+
+KEY = "1FakeSheetKeyForSheetswissTests0123456789"
+NOW = dt.datetime(2026, 7, 30, 9, 0)
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSheets]:
+    with FakeSheets() as server:
+        monkeypatch.setenv("SHEETSWISS_SHEETS_ENDPOINT", server.url)
+        server.create(KEY)
+        yield server
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def backend(fake: FakeSheets, **kwargs: object) -> GoogleSheetsBackend:
+    return GoogleSheetsBackend(KEY, session=RewritingSession(fake.url), **kwargs)  # type: ignore[arg-type]
+
+
+def names(n: int) -> list[str]:
+    return [f"Player {i:03d}" for i in range(1, n + 1)]
+
+
+def setup_event(fake: FakeSheets, players: list[str], seed: int = 5) -> None:
+    api.new(backend(fake), seed=seed, now=NOW)
+    fake.type(KEY, "Players", {f"A{r}": name for r, name in enumerate(players, start=2)})
+
+
+def type_results(fake: FakeSheets, result: object) -> None:
+    event = parse_event(backend(fake).read())
+    fake.type(KEY, "Results", {g.cell.split("!")[1]: result(g.a, g.b)  # type: ignore[operator]
+                               for g in event.games_in(event.paired_rounds) if g.b and g.result is None})
+
+
+def test_new_lays_the_tabs_into_the_existing_sheet(fake: FakeSheets) -> None:
+    code, out, err = run("new", f"https://docs.google.com/spreadsheets/d/{KEY}/edit#gid=0", "--seed", "3")
+    assert code == 0, err
+    titles = [s.title for s in fake.books[KEY].sheets]
+    assert titles[0] == "Sheet1"  # never deleted or renamed
+    assert titles[1:] == ["Settings", "Players", "Results", "Pairings", "Standings", "Log", GUARD_TAB]
+    assert fake.sheet(KEY, GUARD_TAB).hidden
+    code, out, err = run("new", f"gsheet:{KEY}")
+    assert code == 0, err
+    assert "Kept as they were: Settings, Players, Results, Pairings, Standings" in out
+
+
+def test_a_pair_on_500_players_costs_three_requests(fake: FakeSheets) -> None:
+    setup_event(fake, [*names(499), '=IMPORTXML("http://x")'])
+    before = len(fake.log)
+    code, _, err = run("pair", KEY)
+    assert code == 0, err
+    assert fake.requests()[before:] == [
+        f"GET /v4/spreadsheets/{KEY}",
+        f"GET /v4/spreadsheets/{KEY}/values:batchGet",
+        f"POST /v4/spreadsheets/{KEY}:batchUpdate",
+    ]
+    results = fake.sheet(KEY, "Results")
+    typed = [cell["userEnteredValue"] for cell in results.cells.values()
+             if "IMPORTXML" in str(cell.get("userEnteredValue"))]
+    assert typed == [{"stringValue": '=IMPORTXML("http://x")'}]
+    type_results(fake, random_results(1))
+    before = len(fake.log)
+    assert run("standings", KEY)[0] == 0
+    assert len(fake.log) - before == 3
+
+
+def test_a_rate_limit_is_retried_without_waiting(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    slept: list[float] = []
+    said: list[str] = []
+    fake.fail_next(429, 503)
+    api.pair(backend(fake, sleep=slept.append, notify=said.append))
+    assert slept == [1, 2]
+    assert said[0].startswith("Google Sheets answered 429 to 'read the sheet's tabs'; retrying in 1 s")
+    assert len(parse_event(backend(fake).read()).games_in(1)) == 4
+
+
+def test_retries_stop_at_the_cap(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    fake.fail_next(*[500] * 5)
+    with pytest.raises(SheetswissError, match="Google Sheets refused to read the sheet's tabs"):
+        api.pair(backend(fake, sleep=lambda s: None))
+
+
+def test_a_concurrent_command_is_refused_and_the_sheet_left_as_it_was(fake: FakeSheets) -> None:
+    setup_event(fake, names(10))
+    snapshot: dict[str, object] = {}
+
+    def other_gm_pairs_first() -> None:
+        api.pair(backend(fake))
+        snapshot["after"] = {s.title: dict(s.cells) for s in fake.books[KEY].sheets}
+
+    fake.before_batch_update = other_gm_pairs_first
+    with pytest.raises(SheetswissError, match="the sheet changed while this command ran"):
+        api.pair(backend(fake))
+    assert {s.title: dict(s.cells) for s in fake.books[KEY].sheets} == snapshot["after"]
+    assert parse_event(backend(fake).read()).paired_rounds == 1
+
+
+def test_the_same_event_gives_identical_tabs_on_excel_and_on_a_sheet(fake: FakeSheets, tmp_path: Path) -> None:
+    players = names(11)
+    setup_event(fake, players, seed=9)
+    path = tmp_path / "same.xlsx"
+    api.new(str(path), seed=9, now=NOW)
+    ExcelBackend(path).fill_cells("Players", {f"A{r}": name for r, name in enumerate(players, start=2)})
+    for round_ in range(1, 4):
+        for target in (backend(fake), ExcelBackend(path)):
+            api.pair(target, now=NOW)
+        result = random_results(round_)
+        typed = {g.cell.split("!")[1]: result(g.a, g.b)
+                 for g in parse_event(ExcelBackend(path).read()).games_in(round_) if g.b}
+        fake.type(KEY, "Results", typed)
+        ExcelBackend(path).fill_cells("Results", typed)  # type: ignore[arg-type]
+    for target in (backend(fake), ExcelBackend(path)):
+        api.standings(target, now=NOW)
+    sheet, excel = backend(fake).read().tabs, ExcelBackend(path).read().tabs
+    assert set(sheet) - {"Sheet1"} == set(excel)
+    for tab in excel:
+        assert sheet[tab] == excel[tab], tab
+
+
+def test_missteps_are_one_clear_line(fake: FakeSheets, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fake.create("1NotSharedWithTheServiceAccount000000", shared=False)
+    code, _, err = run("pair", "gsheet:1NotSharedWithTheServiceAccount000000")
+    assert code == 2 and "permission denied; share the sheet (as Editor) with" in err
+    code, _, err = run("pair", "gsheet:1NoSuchSpreadsheetKeyAnywhere00000000")
+    assert code == 2 and "no spreadsheet with this key" in err
+    monkeypatch.delenv("SHEETSWISS_SHEETS_ENDPOINT")
+    monkeypatch.delenv("SHEETSWISS_CREDENTIALS", raising=False)
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    code, _, err = run("pair", f"gsheet:{KEY}")
+    assert code == 2 and err.startswith("Error: no Google credentials: pass --credentials FILE")
+    bad = tmp_path / "key.json"
+    bad.write_text("{not json")
+    code, _, err = run("pair", f"gsheet:{KEY}", "--credentials", str(bad))
+    assert code == 2 and "not a readable credentials JSON file" in err
+    bad.write_text('{"installed": {"client_id": "x"}}')
+    code, _, err = run("pair", f"gsheet:{KEY}", "--credentials", str(bad))
+    assert code == 2 and "this is an OAuth client file" in err
+
+
+def test_the_rewriting_session_refuses_other_hosts(fake: FakeSheets) -> None:
+    session = RewritingSession(fake.url)
+    with pytest.raises(SheetswissError, match=r"refusing a request to www\.googleapis\.com"):
+        session.get("https://www.googleapis.com/drive/v3/files")
+
+
+def test_excel_commands_never_import_google_libraries(tmp_path: Path) -> None:
+    path = tmp_path / "ev.xlsx"
+    code = (f"import sys; from sheetswiss import api; api.new({str(path)!r}, seed=1); "
+            "assert not any(m.startswith(('gspread', 'google', 'requests')) for m in sys.modules), "
+            "[m for m in sys.modules if m.startswith(('gspread', 'google', 'requests'))]")
+    subprocess.run([sys.executable, "-c", code], check=True)
