@@ -27,9 +27,9 @@ from .standings import compute_standings
 from .standings import explain as explain_standing
 from .workbook.contract import GM_TABS, RESULTS
 from .workbook.parse import parse_event
-from .workbook.render import log_tab, pairings_tab, results_append, standings_tab, template_tabs
+from .workbook.render import copied_tabs, log_tab, pairings_tab, results_append, standings_tab, template_tabs
 
-__all__ = ["Report", "new", "open_backend", "pair", "standings"]
+__all__ = ["Report", "copy", "login", "new", "open_backend", "pair", "standings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,3 +210,37 @@ def standings(source: str | Backend, *, explain: str | None = None, dry_run: boo
     return Report(tuple(lines), table)
 
 
+
+
+def copy(source: str | Backend, destination: str | Backend, *, dry_run: bool = False) -> Report:
+    """Copy every tab's values from one backend to another (an .xlsx to a Google Sheet or back).
+
+    The destination is a new .xlsx file, or a Google Sheet without non-empty tabs of the same names;
+    a copy there and back gives the same values. The GM's tabs get their template formats, the tool's
+    tabs a header; the next command rewrites the tool's tabs with their full formats anyway.
+    """
+    origin, target = open_backend(source), open_backend(destination)
+    book = origin.read()
+    if isinstance(target, ExcelBackend):
+        if target.exists():
+            raise WorkbookUnavailable(f"{target.label}: already exists; copy writes a new workbook")
+    else:
+        there = target.read()
+        clash = [name for name in book.tabs if there.rows(name)]
+        if clash:
+            raise WorkbookUnavailable(f"{target.label}: already has tabs {', '.join(clash)} with data; "
+                                      "copy into an empty sheet or remove them there first")
+    tabs = copied_tabs(book)
+    if not dry_run:
+        target.write(Changes(tool_tabs=tabs))
+    rows = sum(len(t.rows) for t in tabs)
+    return Report((f"{'Would copy' if dry_run else 'Copied'} {len(tabs)} tabs ({rows} rows) "
+                   f"from {origin.label} to {target.label}: {', '.join(t.name for t in tabs)}",))
+
+
+def login(client_secret: str) -> Report:
+    """Sign in with a GM's own Google account (OAuth, spreadsheets scope only) and keep the
+    authorised-user credentials in the user's config folder, where every command finds them."""
+    from .backends.gsheets import login as google_login
+
+    return Report((f"Signed in; credentials saved to {google_login(client_secret)}",))

@@ -131,6 +131,46 @@ def standings(source: str, credentials: str | None, explain: str | None, dry_run
 
 
 @cli.command()
+@click.argument("source", metavar="SOURCE")
+@click.argument("destination", metavar="DEST")
+@click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS",
+              help="Google credentials JSON, when SOURCE or DEST is a Google Sheet.")
+@dry_run_option
+def copy(source: str, destination: str, credentials: str | None, dry_run: bool) -> None:
+    """Copy an event between an .xlsx file and a Google Sheet (either way).
+
+    Prepare offline and go live, or keep an offline backup during the event.
+
+    Example:
+
+    \b
+        sheetswiss copy convention.xlsx https://docs.google.com/spreadsheets/d/KEY/edit
+        sheetswiss copy gsheet:KEY backup.xlsx
+    """
+    from . import api
+
+    click.echo(api.copy(backend(source, credentials), backend(destination, credentials), dry_run=dry_run).text())
+
+
+@cli.command()
+@click.argument("client_secret", metavar="CLIENT_SECRET.json")
+def login(client_secret: str) -> None:
+    """Sign in with your own Google account instead of a service account.
+
+    CLIENT_SECRET.json is an OAuth client ("Desktop app") from the Google Cloud console. A browser
+    opens; the credentials are saved in your config folder and used by every command.
+
+    Example:
+
+    \b
+        sheetswiss login ~/Downloads/client_secret.json
+    """
+    from . import api
+
+    click.echo(api.login(client_secret).text())
+
+
+@cli.command()
 @click.argument("directory", default=".", metavar="[DIR]")
 @click.option("--seed", type=int, default=2026, show_default=True, help="Random seed of the sample event.")
 def demo(directory: str, seed: int) -> None:

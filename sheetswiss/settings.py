@@ -7,14 +7,16 @@ each description, and :func:`parse_settings` checks a GM's tab against it.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, final
+from typing import Any, TypeAlias, final
 
 from .errors import BadSetting, UnknownName
 
-__all__ = ["SPECS", "SettingSpec", "Settings", "known_keys", "parse_number", "parse_settings"]
+__all__ = ["SPECS", "PointRange", "SettingSpec", "Settings", "known_keys", "parse_number", "parse_range",
+           "parse_settings"]
 
 
 def parse_number(text: str) -> Fraction:
@@ -74,6 +76,26 @@ def _number(text: str) -> Fraction:
     return parse_number(text)
 
 
+PointRange: TypeAlias = tuple[Fraction, Fraction]
+"""The least and the greatest points a custom scale gives for a win, a draw or a loss (equal: one value)."""
+
+_RANGE = re.compile(r"\s*(-?[\d.,/]+)\s*(?:\.\.|-|–)\s*(-?[\d.,/]+)\s*")
+
+
+def parse_range(text: str) -> PointRange:
+    """A custom scale's points: one number, or a range ``28..30`` (or ``28-30``) of whole or exact values.
+
+    >>> parse_range("28..30"), parse_range("-1")
+    ((Fraction(28, 1), Fraction(30, 1)), (Fraction(-1, 1), Fraction(-1, 1)))
+    """
+    m = _RANGE.fullmatch(text)
+    if m is None:
+        value = parse_number(text)
+        return value, value
+    low, high = sorted((parse_number(m[1]), parse_number(m[2])))
+    return low, high
+
+
 def _table_sizes(text: str) -> tuple[int, ...]:
     """Heat table sizes, e.g. ``3,4``: whole numbers from 2 to 5, kept sorted (RULES.md 5.3)."""
     sizes = set()
@@ -121,11 +143,20 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("points", "armati", _choice(*POINT_PRESETS),
                 "Point scale: armati 2/1/0, chess 1/0.5/0, magic 3/1/0, hct 1/-/0, game12 (12 points split "
                 "by game score), custom (the three settings below).", section="1.3"),
-    SettingSpec("win_points", "", _number, "custom scale: points for a win.", section="1.3"),
-    SettingSpec("draw_points", "", _number, "custom scale: points for a draw.", section="1.3"),
-    SettingSpec("loss_points", "", _number, "custom scale: points for a loss.", section="1.3"),
+    SettingSpec("win_points", "", parse_range, "custom scale: points for a win, or a range such as 28..30.",
+                section="1.3"),
+    SettingSpec("draw_points", "", parse_range, "custom scale: points for a draw, or a range such as 14..17.",
+                section="1.3"),
+    SettingSpec("loss_points", "", parse_range, "custom scale: points for a loss, or a range such as 0..2.",
+                section="1.3"),
     SettingSpec("bye_points", "", _number,
                 "Points for a pairing-allocated bye; empty: the scale's own (a win's points).", section="1.3"),
+    SettingSpec("scale_check", "error", _choice("error", "warn", "off"),
+                "A custom scale breaking seed 004's rules (RULES.md 1.4): stop with an error, warn, or off.",
+                section="1.4"),
+    SettingSpec("pairing_points", "", _choice(*POINT_PRESETS),
+                "Scale the pairing uses, as points; empty: the points scale (2/1/0 for game12 and range scales).",
+                section="1.5"),
     SettingSpec("rounds", "", _int(1), "Number of Swiss rounds planned; empty: not fixed.", section="7"),
     SettingSpec("top_cut", "", _int(0),
                 "Players who make the top cut, shaded in Standings; empty: 8 (4 for 9-16 players), 0: none.",
@@ -193,10 +224,12 @@ class Settings:
     event_name: str = "My event"
     format: str = "swiss"
     points: str = "armati"
-    win_points: Fraction | None = None
-    draw_points: Fraction | None = None
-    loss_points: Fraction | None = None
+    win_points: PointRange | None = None
+    draw_points: PointRange | None = None
+    loss_points: PointRange | None = None
     bye_points: Fraction | None = None
+    scale_check: str = "error"
+    pairing_points: str | None = None
     rounds: int | None = None
     top_cut: int | None = None
     tiebreaks: tuple[str, ...] | None = None
@@ -247,8 +280,9 @@ def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings") 
         except ValueError as e:
             raise BadSetting(f"{tab}!B{row}: {k}: {e}") from None
     settings = Settings(**values)
-    if settings.points == "custom":
+    if "custom" in (settings.points, settings.pairing_points):
         missing = [k for k in ("win_points", "draw_points", "loss_points") if getattr(settings, k) is None]
         if missing:
-            raise BadSetting(f"{tab}: points is custom, so set {', '.join(missing)}")
+            which = "points" if settings.points == "custom" else "pairing_points"
+            raise BadSetting(f"{tab}: {which} is custom, so set {', '.join(missing)}")
     return settings

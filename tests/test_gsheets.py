@@ -177,3 +177,33 @@ def test_excel_commands_never_import_google_libraries(tmp_path: Path) -> None:
             "assert not any(m.startswith(('gspread', 'google', 'requests')) for m in sys.modules), "
             "[m for m in sys.modules if m.startswith(('gspread', 'google', 'requests'))]")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_copy_round_trips_between_excel_and_a_sheet(fake: FakeSheets, tmp_path: Path) -> None:
+    from .helpers import new_workbook
+    from .helpers import type_results as type_into_excel
+
+    path = new_workbook(tmp_path, [(n, 1500 + i, "Club") for i, n in enumerate(names(9))], name="ev.xlsx")
+    api.pair(str(path))
+    type_into_excel(path, random_results(3))
+    api.standings(str(path))
+    code, out, err = run("copy", str(path), f"gsheet:{KEY}")
+    assert code == 0, err
+    assert out.startswith("Copied 6 tabs (") and out.strip().endswith("Pairings, Standings, Log")
+    back = tmp_path / "back.xlsx"
+    code, _, err = run("copy", f"gsheet:{KEY}", str(back))
+    assert code == 0, err
+    original, returned = ExcelBackend(path).read().tabs, ExcelBackend(back).read().tabs
+    assert {k: v for k, v in returned.items() if k != "Sheet1"} == original
+    assert "already has tabs Settings, Players" in run("copy", str(path), f"gsheet:{KEY}")[2]
+    assert "already exists" in run("copy", f"gsheet:{KEY}", str(back))[2]
+    code, out, err = run("pair", str(back))  # the event goes on from the copy
+    assert code == 0 and out.startswith("Round 2: 4 tables, bye: "), err
+
+
+def test_a_date_google_made_of_a_result_names_the_cell(fake: FakeSheets) -> None:
+    setup_event(fake, names(4))
+    api.pair(backend(fake))
+    fake.type(KEY, "Results", {"E2": "1/2/2026"})
+    code, _, err = run("standings", KEY)
+    assert code == 2 and "Results!E2: the spreadsheet turned the result into a date" in err

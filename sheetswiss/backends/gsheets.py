@@ -35,6 +35,7 @@ __all__ = [
     "GoogleSheetsBackend",
     "RewritingSession",
     "credentials_path",
+    "login",
 ]
 
 SCOPES = ("https://www.googleapis.com/auth/spreadsheets",)
@@ -61,7 +62,7 @@ def credentials_path(explicit: str | None = None) -> Path | None:
                       os.environ.get("GOOGLE_APPLICATION_CREDENTIALS")):
         if candidate:
             return Path(candidate).expanduser()
-    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "sheetswiss" / "credentials.json"
+    config = _config_file()
     return config if config.exists() else None
 
 
@@ -121,6 +122,31 @@ def _session(credentials: str | None) -> tuple[requests.Session, str]:
     if isinstance(info, dict) and ("installed" in info or "web" in info):
         raise WorkbookUnavailable(f"{path}: this is an OAuth client file; run: sheetswiss login {path}")
     raise WorkbookUnavailable(f"{path}: not a service-account key or an authorised-user file (type {kind!r})")
+
+
+def _config_file() -> Path:
+    return Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "sheetswiss" / "credentials.json"
+
+
+def login(client_secret: str) -> Path:
+    """Run Google's sign-in for a GM's own account (a browser opens) with the OAuth client file
+    ``client_secret``; save the authorised-user credentials (spreadsheets scope only) to the config file."""
+    path = Path(client_secret).expanduser()
+    if not path.exists():
+        raise WorkbookUnavailable(f"{path}: no such OAuth client file (download it from the Google Cloud "
+                                  "console: APIs & Services, Credentials, OAuth client ID, Desktop app)")
+    from google_auth_oauthlib.flow import InstalledAppFlow
+
+    try:
+        flow = InstalledAppFlow.from_client_secrets_file(str(path), scopes=list(SCOPES))
+    except ValueError as e:
+        raise WorkbookUnavailable(f"{path}: not an OAuth client file ({e})") from None
+    creds = flow.run_local_server(port=0)
+    target = _config_file()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(creds.to_json())
+    target.chmod(0o600)
+    return target
 
 
 def _rgb(hex_colour: str) -> dict[str, float]:

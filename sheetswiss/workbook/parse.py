@@ -6,6 +6,7 @@ Every problem is reported as one line that starts with its cell, e.g. ``Results!
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -191,6 +192,10 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
     return tuple(games)
 
 
+_DATE_TEXT = re.compile(r"\d{1,4}/\d{1,2}/\d{1,4}|\d{1,2}:\d{2}:\d{2}( [AP]M)?|\d{4}-\d{2}-\d{2}( .*)?")
+"""How Google Sheets shows a cell it made a date or time (1/2/2026, 1:00:00 AM, 2026-01-02)."""
+
+
 def _result(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> Result | None:
     value = cols.get(row, "Result")
     ref = cols.ref("Result", r)
@@ -202,6 +207,9 @@ def _result(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> 
     text = cell_text(value)
     if not text:
         return None
+    if _DATE_TEXT.fullmatch(text):
+        raise BadWorkbook(f"{ref}: the spreadsheet turned the result into a date or time ({text}); "
+                          f"format the Result column as Text and type it again")
     try:
         return Result.parse(text, game_based=game_based)
     except SheetswissError as e:

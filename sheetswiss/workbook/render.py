@@ -21,6 +21,7 @@ from .parse import cell_text
 
 __all__ = [
     "HEADER_FILL",
+    "copied_tabs",
     "log_tab",
     "number",
     "pairings_tab",
@@ -224,3 +225,21 @@ def log_tab(book: Book, entry: tuple[str, str, str, str] | None) -> Tab:
     old = [tuple(r) for r in book.rows(LOG)[2:] if any(v is not None for v in r)]
     body = [*old, entry] if entry else old
     return tool_tab(LOG, "Log: one row per run", LOG_HEADER, body)
+
+
+def copied_tabs(book: Book) -> tuple[Tab, ...]:
+    """Every tab of ``book`` that has values, as read, for ``copy``: the GM's tabs with their template
+    format (Text columns kept Text), any other tab with a frozen bold header."""
+    templates = {t.name: t.format for t in template_tabs("swiss")}
+    tabs = []
+    for name, rows in book.tabs.items():
+        if not rows:
+            continue
+        fmt = templates.get(name)
+        if fmt is None or name not in (SETTINGS, PLAYERS, RESULTS):
+            width = max((len(r) for r in rows), default=1)
+            header = 2 if name in templates else 1
+            fmt = TabFormat(freeze_rows=header, widths=_widths(rows, skip=header - 1),
+                            bands=(Band(header, header, 1, width, bold=True),))
+        tabs.append(Tab(name, rows, fmt))
+    return tuple(tabs)
