@@ -29,7 +29,7 @@ from .workbook.contract import GM_TABS, RESULTS
 from .workbook.parse import parse_event
 from .workbook.render import copied_tabs, log_tab, pairings_tab, results_append, standings_tab, template_tabs
 
-__all__ = ["Report", "copy", "login", "new", "open_backend", "pair", "standings"]
+__all__ = ["Report", "copy", "login", "new", "open_backend", "pair", "publish", "standings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,3 +244,24 @@ def login(client_secret: str) -> Report:
     from .backends.gsheets import login as google_login
 
     return Report((f"Signed in; credentials saved to {google_login(client_secret)}",))
+
+
+def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None = None) -> Report:
+    """Write the phone-friendly page set for players into the folder ``out``: pairings by name with
+    table numbers (index.html) and the standings. Each file is replaced atomically."""
+    from . import publish as pages_for
+
+    backend = open_backend(source)
+    event = parse_event(backend.read())
+    when = _now(now)
+    nav = [("index.html", "Pairings"), ("standings.html", "Standings")]
+    pages = [pages_for.pairings_page(event, nav, when),
+             pages_for.standings_page(event, compute_standings(event), nav, when)]
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    for page in pages:
+        tmp = folder / f".{page.name}.tmp"
+        tmp.write_text(page.html, encoding="utf-8")
+        tmp.replace(folder / page.name)
+    return Report((f"Published {len(pages)} pages to {folder}: " + ", ".join(p.name for p in pages),
+                   f"Open {folder / 'index.html'} or put the folder on any web host."))

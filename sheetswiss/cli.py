@@ -131,6 +131,25 @@ def standings(source: str, credentials: str | None, explain: str | None, dry_run
 
 
 @cli.command()
+@source_argument
+@click.argument("out", metavar="OUT_DIR")
+def publish(source: str, credentials: str | None, out: str) -> None:
+    """Write a static, phone-friendly page set for players into OUT_DIR.
+
+    Pairings by name with table numbers, and the standings: open index.html from a laptop at the
+    venue, or put the folder on any web host.
+
+    Example:
+
+    \b
+        sheetswiss publish convention.xlsx site/
+    """
+    from . import api
+
+    click.echo(api.publish(backend(source, credentials), out).text())
+
+
+@cli.command()
 @click.argument("source", metavar="SOURCE")
 @click.argument("destination", metavar="DEST")
 @click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS",

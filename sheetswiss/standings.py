@@ -24,7 +24,7 @@ from .history import RoundKind
 from .model import Event, PlayerId
 from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, chain, number_text, split_by
 
-__all__ = ["StandingRow", "Standings", "compute_standings", "explain"]
+__all__ = ["StandingRow", "Standings", "compute_standings", "explain", "making_cut", "top_cut"]
 
 
 @final
@@ -166,7 +166,7 @@ def explain(event: Event, player: PlayerId, *, through: int | None = None) -> li
         elif i in ranking.evaluated_in[player]:
             tied = ranking.evaluated_in[player][i]
             notes.append(f"  tied group: {', '.join(tied)} (de_rule: {event.settings.de_rule})")
-            for opponent, points in ctx.head_to_head[player].items():
+            for opponent, points in ctx.head_to_head(player).items():
                 if opponent in tied:
                     notes.append(f"  v {opponent}: " + ", ".join(number_text(ctx.points(p)) for p in points)
                                  + (" (averaged)" if len(points) > 1 else ""))
@@ -175,3 +175,16 @@ def explain(event: Event, player: PlayerId, *, through: int | None = None) -> li
         lines.append(f"{entry.title} ({name}) = {entry.text(value)}")
         lines.extend(notes)
     return lines
+
+
+def top_cut(event: Event) -> int:
+    """``top_cut`` or its default: none up to 8 players, 4 for 9-16, else 8 (RULES.md 7.1)."""
+    if event.settings.top_cut is not None:
+        return event.settings.top_cut
+    count = len(event.players)
+    return 0 if count <= 8 else 4 if count <= 16 else 8
+
+
+def making_cut(table: Standings, cut: int) -> tuple[PlayerId, ...]:
+    """The players in the top ``cut``, best first: dropped players are passed over (*decision*)."""
+    return tuple(row.player for row in table.rows if not row.dropped)[:cut]

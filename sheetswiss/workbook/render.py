@@ -14,7 +14,7 @@ from ..backends.base import Append, Band, Book, Tab, TabFormat, Value
 from ..model import Event, PlayerId
 from ..pairing import Pairing
 from ..settings import SPECS
-from ..standings import Standings
+from ..standings import Standings, making_cut, top_cut
 from ..tiebreaks import Kind
 from .contract import HEADERS, LOG, PAIRINGS, PLAYERS, RESULTS, SETTINGS, STANDINGS, TOOL_NOTE
 from .parse import cell_text
@@ -146,27 +146,16 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
     return tool_tab(PAIRINGS, title, header, grid, bands, footer)
 
 
-def top_cut(event: Event) -> int:
-    """``top_cut`` or its default: none up to 8 players, 4 for 9-16, else 8 (RULES.md 7.1)."""
-    if event.settings.top_cut is not None:
-        return event.settings.top_cut
-    count = len(event.players)
-    return 0 if count <= 8 else 4 if count <= 16 else 8
-
-
 def standings_tab(event: Event, table: Standings, when: dt.datetime) -> Tab:
     """Standings: rank, player, points, record, games, one column per tiebreak, the top cut shaded."""
     tiebreaks = table.tiebreaks
     header = ("Rank", "Player", "Points", "W-D-L", "Played", *(tb.title for tb in tiebreaks), "Status", "Cut")
     cut = top_cut(event)
+    qualified = set(making_cut(table, cut))
+    last_in_cut = max((i + 1 for i, row in enumerate(table.rows) if row.player in qualified), default=0)
     body: list[list[Value]] = []
-    in_cut = 0
-    last_in_cut = 0
-    for i, row in enumerate(table.rows):
-        making_it = not row.dropped and in_cut < cut
-        if making_it:
-            in_cut += 1
-            last_in_cut = i + 1
+    for row in table.rows:
+        making_it = row.player in qualified
         body.append([
             f"{row.rank}=" if row.shared else row.rank, row.player, number(row.points),
             f"{row.wins}-{row.draws}-{row.losses}", row.games,

@@ -1,0 +1,145 @@
+"""A static, phone-friendly page set for players (``sheetswiss publish``).
+
+Pure rendering: from the event (and what was computed from it) to HTML text. The pages need no
+server and no network: one self-contained file each (inline CSS, a few lines of inline script for
+the name filter, and everything readable without the script), to put on any web host or open from a
+laptop at the venue.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import final
+
+from .model import Event
+from .standings import Standings, making_cut, top_cut
+
+__all__ = ["Page", "pairings_page", "standings_page", "table_page"]
+
+_STYLE = """
+:root { color-scheme: light dark; --line: #8884; --accent: #1f6feb; }
+* { box-sizing: border-box; }
+body { font: 17px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 0; padding: 0 12px 40px; }
+header { position: sticky; top: 0; background: Canvas; padding: 10px 0 8px; border-bottom: 1px solid var(--line); }
+h1 { font-size: 1.15em; margin: 0 0 4px; }
+nav a { margin-right: 14px; color: var(--accent); text-decoration: none; font-weight: 600; }
+nav a[aria-current] { text-decoration: underline; }
+input[type=search] { width: 100%; font-size: 1em; padding: 10px; margin: 8px 0 4px; border: 1px solid var(--line);
+  border-radius: 8px; }
+table { width: 100%; border-collapse: collapse; margin-top: 8px; }
+th, td { text-align: left; padding: 8px 6px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { font-size: .85em; text-transform: uppercase; letter-spacing: .03em; opacity: .75; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+td.big { font-size: 1.3em; font-weight: 700; }
+tr.cut td { background: #2ea04322; }
+small, .note { opacity: .75; font-size: .85em; }
+"""
+
+_FILTER = """
+<script>
+const box = document.getElementById('find');
+function filter() {
+  const q = box.value.trim().toLowerCase();
+  for (const row of document.querySelectorAll('tbody tr')) {
+    row.hidden = q !== '' && !row.dataset.names.includes(q);
+  }
+}
+box.addEventListener('input', filter);
+if (location.hash.startsWith('#find=')) {  /* a link such as index.html#find=Ana opens filtered */
+  box.value = decodeURIComponent(location.hash.slice(6));
+  filter();
+}
+</script>
+"""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One file of the page set."""
+
+    name: str
+    """File name, e.g. ``index.html``."""
+    title: str
+    html: str
+
+
+def _e(value: object) -> str:
+    return html.escape(str(value))
+
+
+def _document(event: Event, pages: Sequence[tuple[str, str]], current: str, title: str, body: str,
+              when: dt.datetime) -> str:
+    nav = " ".join(
+        f'<a href="{_e(name)}"{" aria-current=page" if name == current else ""}>{_e(label)}</a>'
+        for name, label in pages)
+    event_name = event.settings.event_name or "Event"
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)} · {_e(event_name)}</title>
+<style>{_STYLE}</style></head>
+<body><header><h1>{_e(event_name)}: {_e(title)}</h1><nav>{nav}</nav>
+<input type="search" id="find" placeholder="Find your name" autocomplete="off" aria-label="Find your name">
+</header>
+{body}
+<p class="note">Updated {when:%Y-%m-%d %H:%M}. Published by sheetswiss.</p>
+{_FILTER}</body></html>
+"""
+
+
+def table_page(event: Event, pages: Sequence[tuple[str, str]], name: str, title: str, intro: str,
+               header: Sequence[str], rows: Sequence[tuple[Sequence[object], str, bool]],
+               numeric: Sequence[int], when: dt.datetime) -> Page:
+    """A page holding one filterable table: ``rows`` are (cells, searchable names, shaded)."""
+    head = "".join(f'<th{" class=num" if i in numeric else ""}>{_e(h)}</th>' for i, h in enumerate(header))
+    body_rows = []
+    for cells, names, shaded in rows:
+        tds = "".join(f'<td{" class=num" if i in numeric else ""}>{_e(c)}</td>' for i, c in enumerate(cells))
+        body_rows.append(f'<tr data-names="{_e(names.lower())}"{" class=cut" if shaded else ""}>{tds}</tr>')
+    body = f'<p class="note">{_e(intro)}</p><table><thead><tr>{head}</tr></thead><tbody>' + \
+        "\n".join(body_rows) + "</tbody></table>"
+    return Page(name, title, _document(event, pages, name, title, body, when))
+
+
+def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datetime) -> Page:
+    """Every player of the last paired round by name, with their table and opponent."""
+    round_ = event.paired_rounds
+    rows: list[tuple[Sequence[object], str, bool]] = []
+    seen = set()
+    for g in event.games_in(round_):
+        if not g.is_pairing:
+            continue
+        for me, other in ((g.a, g.b), (g.b, g.a)):
+            if me is None:
+                continue
+            seen.add(me)
+            table = "bye" if other is None else (g.table if g.table is not None else "")
+            rows.append(([me, table, other or "—"], me, False))
+    for p in event.players:
+        if p.name not in seen and round_:
+            rows.append(([p.name, "—", "not paired this round"], p.name, False))
+    rows.sort(key=lambda r: str(r[0][0]).casefold())
+    intro = f"Round {round_}: find your name for your table." if round_ else "No round is paired yet."
+    return table_page(event, pages, "index.html", f"Round {round_} pairings" if round_ else "Pairings", intro,
+                      ("Player", "Table", "Opponent"), rows, (1,), when)
+
+
+def standings_page(event: Event, table: Standings, pages: Sequence[tuple[str, str]], when: dt.datetime) -> Page:
+    """The standings with every tiebreak, the top cut shaded."""
+    cut = top_cut(event)
+    qualified = set(making_cut(table, cut))
+    header = ("#", "Player", "Points", *(tb.title for tb in table.tiebreaks))
+    rows: list[tuple[Sequence[object], str, bool]] = []
+    for row in table.rows:
+        values = [tb.text(v) for tb, v in zip(table.tiebreaks, row.values, strict=True)]
+        rank = f"{row.rank}=" if row.shared else row.rank
+        points = str(row.points) if row.points.denominator != 1 else row.points.numerator
+        rows.append(([rank, row.player + (" (dropped)" if row.dropped else ""), points, *values],
+                     row.player, row.player in qualified))
+    intro = f"After round {table.rounds}." + (f" The top {cut} are shaded." if cut else "")
+    numeric = tuple(i for i in range(len(header)) if i != 1)
+    return table_page(event, pages, "standings.html", "Standings", intro, header, rows, numeric, when)
