@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import final
 
+from .errors import SheetswissError
 from .model import Event, PlayerId
 from .results import Outcome, ResultKind
 from .scoring import Scale, pairing_scale_for, scale_for
@@ -36,6 +37,10 @@ class RoundKind(enum.Enum):
     """A round before the player's first (requested bye, ``late_entry_points``)."""
     ABSENT = "absent"
     """No row in a paired round: after a drop, or not paired (requested zero bye)."""
+
+    __hash__ = object.__hash__
+    """Members are singletons compared by identity, so the identity hash is valid; ``Enum``'s own hashes
+    the name in Python code, the hot spot of large standings (a kind is looked up per player and round)."""
 
     @property
     def has_opponent(self) -> bool:
@@ -72,76 +77,87 @@ History = Mapping[PlayerId, tuple[RoundRecord, ...]]
 """Every player's records for rounds 1..n, in round order."""
 
 
-def _classes(outcome: Outcome) -> tuple[str, str]:
-    return {
-        Outcome.A_WINS: ("W", "L"),
-        Outcome.B_WINS: ("L", "W"),
-        Outcome.DRAW: ("D", "D"),
-        Outcome.BOTH_LOSE: ("L", "L"),
-    }[outcome]
+_CLASSES = {
+    Outcome.A_WINS: ("W", "L"),
+    Outcome.B_WINS: ("L", "W"),
+    Outcome.DRAW: ("D", "D"),
+    Outcome.BOTH_LOSE: ("L", "L"),
+}
+"""The point classes of Player A and Player B for each outcome."""
 
 
-def _points(scale: Scale, kind: RoundKind, cls: str, games: tuple[int, int, int] | None,
-            late_draw: bool) -> Fraction:
-    if kind is RoundKind.GAME:
-        return scale.points(cls, games)
-    if kind is RoundKind.FORFEIT_WIN:
-        return scale.win
-    if kind is RoundKind.FORFEIT_LOSS:
-        return scale.loss
-    if kind is RoundKind.PAB:
-        return scale.bye
-    if kind is RoundKind.HALF_BYE or (kind is RoundKind.LATE and late_draw):
-        return scale.draw
-    return Fraction(0)
+def _plain(scale: Scale, late_draw: bool) -> dict[tuple[RoundKind, str], Fraction]:
+    """Points of every (kind, class) on ``scale`` when no game score or typed points refine them (RULES.md 1.2)."""
+    by_class = {"W": scale.win, "D": scale.draw, "L": scale.loss}
+    out = {(RoundKind.GAME, c): v for c, v in by_class.items()}
+    out[RoundKind.FORFEIT_WIN, "W"] = scale.win
+    out[RoundKind.FORFEIT_LOSS, "L"] = scale.loss
+    out[RoundKind.PAB, "W"] = scale.bye
+    out[RoundKind.HALF_BYE, "D"] = scale.draw
+    out[RoundKind.ZERO_BYE, "L"] = out[RoundKind.ABSENT, "L"] = out[RoundKind.LATE, "L"] = Fraction(0)
+    out[RoundKind.LATE, "D"] = scale.draw if late_draw else Fraction(0)
+    return out
+
+
+_BYE_KINDS = {ResultKind.PAB: (RoundKind.PAB, "W"), ResultKind.HALF_BYE: (RoundKind.HALF_BYE, "D"),
+              ResultKind.ZERO_BYE: (RoundKind.ZERO_BYE, "L")}
 
 
 def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[RoundRecord, ...]]:
     """Every player's rounds 1..``through`` (default: the completed rounds).
 
-    A round with a pending result is skipped for both players of that game.
+    A round with a pending result is skipped for both players of that game. On a custom range
+    scale a result typed as two numbers is the two sides' points and the scale's ranges decide
+    who won (:class:`~sheetswiss.scoring.Scale`); points that fit no pair of ranges raise
+    :class:`~sheetswiss.errors.SheetswissError` naming the Result cell.
+
+    Cost: one pass over the Results rows and one over the players' rounds; points come from a
+    per-scale table unless a game score or typed points refine them.
     """
     n = event.completed_rounds if through is None else through
     ranking, pairing = scale_for(event.settings), pairing_scale_for(event.settings)
     late_draw = event.settings.late_entry_points == "draw"
-    rows: dict[tuple[PlayerId, int], RoundRecord] = {}
+    plain_ranking, plain_pairing = _plain(ranking, late_draw), _plain(pairing, late_draw)
+    rows: dict[PlayerId, list[RoundRecord | None]] = {p.name: [None] * n for p in event.players}
 
     def record(player: PlayerId, r: int, kind: RoundKind, cls: str, opponent: PlayerId | None = None,
                side: int | None = None, games: tuple[int, int, int] | None = None) -> None:
-        rows[player, r] = RoundRecord(
-            r, kind, cls, _points(ranking, kind, cls, games, late_draw),
-            _points(pairing, kind, cls, games, late_draw), opponent, side, games)
+        if games is None:
+            points, pairing_points = plain_ranking[kind, cls], plain_pairing[kind, cls]
+        else:
+            points, pairing_points = ranking.points(cls, games), pairing.points(cls, games)
+        rows[player][r - 1] = RoundRecord(r, kind, cls, points, pairing_points, opponent, side, games)
 
     for g in event.games:
         if g.round > n or g.result is None:
             continue
         res = g.result
         if g.b is None:
-            kind = {ResultKind.PAB: RoundKind.PAB, ResultKind.HALF_BYE: RoundKind.HALF_BYE}.get(
-                res.kind, RoundKind.ZERO_BYE)
-            record(g.a, g.round, kind, {RoundKind.PAB: "W", RoundKind.HALF_BYE: "D"}.get(kind, "L"))
+            record(g.a, g.round, *_BYE_KINDS[res.kind])
             continue
-        ca, cb = _classes(res.outcome)
+        ca, cb = _CLASSES[res.outcome]
         if res.kind is ResultKind.FORFEIT:
-            ka = RoundKind.FORFEIT_WIN if ca == "W" else RoundKind.FORFEIT_LOSS
-            kb = RoundKind.FORFEIT_WIN if cb == "W" else RoundKind.FORFEIT_LOSS
-            record(g.a, g.round, ka, ca, g.b, 1)
-            record(g.b, g.round, kb, cb, g.a, 2)
-        else:
-            ga = res.games
-            gb = (ga[1], ga[0], ga[2]) if ga else None
-            record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga)
-            record(g.b, g.round, RoundKind.GAME, cb, g.a, 2, gb)
+            record(g.a, g.round, RoundKind.FORFEIT_WIN if ca == "W" else RoundKind.FORFEIT_LOSS, ca, g.b, 1)
+            record(g.b, g.round, RoundKind.FORFEIT_WIN if cb == "W" else RoundKind.FORFEIT_LOSS, cb, g.a, 2)
+            continue
+        ga = res.games
+        gb = None
+        if ga is not None:
+            gb = (ga[1], ga[0], ga[2])
+            try:
+                ca, cb = ranking.typed_classes(ga) or (ca, cb)
+            except SheetswissError as e:
+                raise SheetswissError(f"{g.cell}: {e}") from None
+        record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga)
+        record(g.b, g.round, RoundKind.GAME, cb, g.a, 2, gb)
     out: dict[PlayerId, tuple[RoundRecord, ...]] = {}
     for p in event.players:
-        recs = []
-        for r in range(1, n + 1):
-            if (p.name, r) not in rows:
-                late = r < p.joined
-                record(p.name, r, RoundKind.LATE if late else RoundKind.ABSENT,
-                       "D" if late and late_draw else "L")
-            recs.append(rows[p.name, r])
-        out[p.name] = tuple(recs)
+        recs = rows[p.name]
+        for i, rec in enumerate(recs):
+            if rec is None:
+                late = i + 1 < p.joined
+                record(p.name, i + 1, RoundKind.LATE if late else RoundKind.ABSENT, "D" if late and late_draw else "L")
+        out[p.name] = tuple(rec for rec in recs if rec is not None)  # all filled in by now
     return out
 
 

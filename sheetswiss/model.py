@@ -93,16 +93,24 @@ class Event:
         """Players by name."""
         return {p.name: p for p in self.players}
 
-    @property
+    @cached_property
+    def _by_round(self) -> dict[int, tuple[Game, ...]]:
+        """The Results rows of each round, in tab order: one pass over the rows for every round query."""
+        rounds: dict[int, list[Game]] = {}
+        for g in self.games:
+            rounds.setdefault(g.round, []).append(g)
+        return {r: tuple(gs) for r, gs in rounds.items()}
+
+    @cached_property
     def paired_rounds(self) -> int:
         """The highest round with pairings in Results (0 before round 1)."""
-        return max((g.round for g in self.games if g.is_pairing), default=0)
+        return max((r for r, gs in self._by_round.items() if any(g.is_pairing for g in gs)), default=0)
 
     def games_in(self, round_: int) -> tuple[Game, ...]:
         """The Results rows of one round, in tab order."""
-        return tuple(g for g in self.games if g.round == round_)
+        return self._by_round.get(round_, ())
 
-    @property
+    @cached_property
     def completed_rounds(self) -> int:
         """The rounds 1..n whose every result is entered (standings count these, RULES.md 4.1)."""
         n = 0

@@ -79,7 +79,7 @@ def _number(text: str) -> Fraction:
 PointRange: TypeAlias = tuple[Fraction, Fraction]
 """The least and the greatest points a custom scale gives for a win, a draw or a loss (equal: one value)."""
 
-_RANGE = re.compile(r"\s*(-?[\d.,/]+)\s*(?:\.\.|-|–)\s*(-?[\d.,/]+)\s*")
+_RANGE = re.compile(r"\s*(-?\d+(?:[.,/]\d+)?)\s*(?:\.\.|-|–)\s*(-?\d+(?:[.,/]\d+)?)\s*")
 
 
 def parse_range(text: str) -> PointRange:

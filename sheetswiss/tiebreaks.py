@@ -216,10 +216,11 @@ def cut(values: Sequence[int], lowest: int = 0, highest: int = 0, vur: Sequence[
     >>> cut([3, 4, 6, 7, 5], lowest=1, vur=[False, False, False, False, True])  # RULES.md 4.2's Q
     [4]
     """
-    order = sorted(range(len(values)), key=lambda i: (values[i], i))
+    order = sorted(range(len(values)), key=values.__getitem__)  # stable: equal values keep round order
+    vurs = [i for i in order if i < len(vur) and vur[i]]  # the VURs, least value first
     removed: list[int] = []
     for _ in range(min(lowest, len(order))):
-        pick = next((i for i in order if i < len(vur) and vur[i]), order[0])
+        pick = vurs.pop(0) if vurs else order[0]
         order.remove(pick)
         removed.append(pick)
     for _ in range(min(highest, len(order))):
@@ -262,6 +263,7 @@ class Context:
     """Points are held as whole numbers of ``1/unit``: the least common denominator of all points."""
     _memo: dict[str, dict[PlayerId, Fraction]] = field(default_factory=dict, repr=False)
     _whole_memo: dict[str, tuple[dict[PlayerId, int], int]] = field(default_factory=dict, repr=False)
+    _met_memo: dict[PlayerId, dict[PlayerId, list[int]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, event: Event, *, through: int | None = None) -> Context:
@@ -372,12 +374,13 @@ class Context:
         d = self.whole(self.scale.draw)
         opp = self.opponent_score
         scored = {"W": 2, "D": 1, "L": 0}
+        game = RoundKind.GAME  # a local: enum attribute lookups dominate this loop otherwise
         out = {}
         for x, rs in self.records.items():
             own, before, row = self.score[x], 0, []
             for rec, p, cls in zip(rs, self.round_points[x], self.classes[x]):
                 value: int | None
-                if rec.kind is RoundKind.GAME and rec.opponent is not None:
+                if rec.kind is game and rec.opponent is not None:
                     value = opp[rec.opponent]
                 elif rule == "points":
                     value = self.score[rec.opponent] if rec.opponent is not None else None
@@ -389,7 +392,7 @@ class Context:
                     value = min(own, opp[rec.opponent] if rec.opponent is not None else d * n)
                 before += p
                 if value is not None:
-                    vur = rec.kind is not RoundKind.GAME and rec.kind in _VUR  # games first: enum hashing is slow
+                    vur = rec.kind is not game and rec.kind in _VUR  # games first: enum hashing is slow
                     row.append(Contribution(rec, value, vur, scored[cls]))
             out[x] = tuple(row)
         return out
@@ -410,17 +413,18 @@ class Context:
             self._whole_memo[name] = {x: int(v * den) for x, v in values.items()}, den
         return self._whole_memo[name]
 
-    @cached_property
-    def head_to_head(self) -> dict[PlayerId, dict[PlayerId, list[int]]]:
-        """Points (``1/unit``) each player scored against each opponent in games over the board."""
-        out: dict[PlayerId, dict[PlayerId, list[int]]] = {}
-        for x, rs in self.records.items():
+    def head_to_head(self, x: PlayerId) -> dict[PlayerId, list[int]]:
+        """Points (``1/unit``) ``x`` scored against each opponent in games over the board.
+
+        Computed on first use for each player: only tied groups and explanations ask.
+        """
+        if x not in self._met_memo:
             mine: dict[PlayerId, list[int]] = {}
-            for r, p in zip(rs, self.round_points[x]):
+            for r, p in zip(self.records[x], self.round_points[x]):
                 if r.kind is RoundKind.GAME and r.opponent is not None:
                     mine.setdefault(r.opponent, []).append(p)
-            out[x] = mine
-        return out
+            self._met_memo[x] = mine
+        return self._met_memo[x]
 
     @cached_property
     def hct_records(self) -> dict[PlayerId, int]:
@@ -592,14 +596,14 @@ def _de_values(ctx: Context, group: Group) -> dict[PlayerId, Fraction]:
     members = set(group)
     out = {}
     for x in group:
-        met = ctx.head_to_head[x]
+        met = ctx.head_to_head(x)
         out[x] = sum((Fraction(sum(ps), len(ps) * ctx.unit) for y, ps in met.items() if y in members and y != x),
                      Fraction(0))
     return out
 
 
 def _met_count(ctx: Context, x: PlayerId, members: set[PlayerId]) -> int:
-    return sum(1 for y in ctx.head_to_head[x] if y in members and y != x)
+    return sum(1 for y in ctx.head_to_head(x) if y in members and y != x)
 
 
 def split_by(group: Group, value: Mapping[PlayerId, Fraction], lowest_first: bool = False) -> list[Group]:

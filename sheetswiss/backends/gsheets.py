@@ -23,6 +23,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+from requests.adapters import BaseAdapter, HTTPAdapter
+from requests.models import PreparedRequest
 
 from ..errors import SheetswissError, WorkbookUnavailable
 from .base import Append, Band, Book, Changes, Tab, Value
@@ -66,6 +68,35 @@ def credentials_path(explicit: str | None = None) -> Path | None:
     return config if config.exists() else None
 
 
+class _Refuse(BaseAdapter):
+    """Refuses every request it is mounted for."""
+
+    def send(self, request: PreparedRequest, stream: bool = False,
+             timeout: float | tuple[float, float] | tuple[float, None] | None = None,
+             verify: bool | str = True, cert: bytes | str | tuple[bytes | str, bytes | str] | None = None,
+             proxies: Mapping[str, str] | None = None) -> requests.Response:
+        raise SheetswissError(f"refusing a request to {urlsplit(request.url or '').netloc}: "
+                              "only the Sheets API is used")
+
+    def close(self) -> None:
+        pass
+
+
+class _Redirect(HTTPAdapter):
+    """Sends Google's Sheets URLs to another endpoint."""
+
+    def __init__(self, endpoint: str) -> None:
+        super().__init__()
+        self.endpoint = endpoint
+
+    def send(self, request: PreparedRequest, stream: bool = False,
+             timeout: float | tuple[float, float] | tuple[float, None] | None = None,
+             verify: bool | str = True, cert: bytes | str | tuple[bytes | str, bytes | str] | None = None,
+             proxies: Mapping[str, str] | None = None) -> requests.Response:
+        request.url = self.endpoint + (request.url or "")[len(GOOGLE):]
+        return super().send(request, stream=stream, timeout=timeout, verify=verify, cert=cert, proxies=proxies)
+
+
 class RewritingSession(requests.Session):
     """A requests session that sends Google's Sheets URLs to ``endpoint`` and refuses any other host."""
 
@@ -74,13 +105,9 @@ class RewritingSession(requests.Session):
         parts = urlsplit(endpoint)
         if parts.scheme != "http" or not parts.netloc:
             raise SheetswissError(f"{ENDPOINT_VARIABLE}: {endpoint!r} is not an http URL such as http://127.0.0.1:8080")
-        self.endpoint = endpoint.rstrip("/")
-
-    def request(self, method: str, url: str | bytes, *args: Any, **kwargs: Any) -> requests.Response:
-        text = url.decode() if isinstance(url, bytes) else url
-        if not text.startswith(GOOGLE + "/"):
-            raise SheetswissError(f"refusing a request to {urlsplit(text).netloc or text}: only the Sheets API is used")
-        return super().request(method, self.endpoint + text[len(GOOGLE):], *args, **kwargs)
+        self.mount("http://", _Refuse())
+        self.mount("https://", _Refuse())
+        self.mount(GOOGLE + "/", _Redirect(endpoint.rstrip("/")))
 
 
 def _session(credentials: str | None) -> tuple[requests.Session, str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -14,7 +15,7 @@ from ..backends.base import Book, Value, column_letter
 from ..errors import BadSetting, BadWorkbook, SheetswissError
 from ..model import Event, Game, Player
 from ..results import ACCEPTED, Result
-from ..scoring import scale_for
+from ..scoring import ScaleWarning, scale_for, scale_problems
 from ..settings import Settings, parse_settings
 from ..tiebreaks import chain
 from .contract import PLAYERS, RESULTS, SETTINGS
@@ -77,7 +78,12 @@ def _whole(cols: Columns, row: tuple[Value, ...], name: str, r: int, minimum: in
 
 
 def parse_settings_tab(book: Book) -> Settings:
-    """The Settings tab (column A the key, column B the value; row 1 is the header)."""
+    """The Settings tab (column A the key, column B the value; row 1 is the header).
+
+    The scales are checked here, where each setting's row is known (RULES.md 1.4-1.5): under
+    ``scale_check: error`` a broken rule is a :class:`BadSetting` naming the cell of the setting
+    most to blame, under ``warn`` the same line is a :class:`~sheetswiss.scoring.ScaleWarning`.
+    """
     if SETTINGS not in book.tabs:
         raise BadWorkbook(f"{SETTINGS}: the tab is missing; sheetswiss new makes a workbook with every tab")
     triples = []
@@ -93,6 +99,13 @@ def parse_settings_tab(book: Book) -> Settings:
                 chain(settings)
             except SheetswissError as e:
                 raise BadSetting(f"{SETTINGS}!B{r}: {e}") from None
+    if settings.scale_check != "off":
+        rows = {key.strip().lower().replace(" ", "_"): r for r, key, _ in triples}
+        for problem in scale_problems(settings):
+            cell = next((f"{SETTINGS}!B{rows[k]}" for k in problem.keys if k in rows), SETTINGS)
+            if settings.scale_check == "error":
+                raise BadSetting(f"{cell}: {problem.text}")
+            warnings.warn(f"{cell}: {problem.text}", ScaleWarning, stacklevel=2)
     return settings
 
 
