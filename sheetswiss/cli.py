@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import traceback
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,7 +36,12 @@ class Cli(click.Group):
         from .errors import SheetswissError
 
         try:
-            return super().invoke(ctx)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", UserWarning)
+                result = super().invoke(ctx)
+            for warning in caught:  # e.g. a custom point scale under scale_check: warn
+                click.echo(f"Warning: {warning.message}", err=True)
+            return result
         except SheetswissError as e:
             raise BadInput(str(e)) from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):

@@ -269,25 +269,23 @@ def _opposite(ranking: Scale, pairing: Scale, rounds: int) -> ScaleProblem | Non
     in order of the most A can rank, so the check is O(m log m) for m records, not O(m²).
     """
     for n in range(1, rounds + 1):
-        records = sorted(((w, d, n - w - d) for w in range(n + 1)
-                          for d in range(n - w + 1 if ranking.draws_allowed else 1)),
-                         key=lambda rec: _totals(ranking, rec)[1])
-        highs = [_totals(ranking, rec)[1] for rec in records]
+        records = [(w, d, n - w - d) for w in range(n + 1) for d in range(n - w + 1 if ranking.draws_allowed else 1)]
+        rank = {rec: _totals(ranking, rec) for rec in records}
+        pair = {rec: _totals(pairing, rec) for rec in records}
+        records.sort(key=lambda rec: rank[rec][1])
+        highs = [rank[rec][1] for rec in records]
         best: list[tuple[int, int, int]] = []  # best[i]: the record among records[: i + 1] the pairing puts highest
         for rec in records:
-            if not best or _totals(pairing, rec)[0] > _totals(pairing, best[-1])[0]:
-                best.append(rec)
-            else:
-                best.append(best[-1])
+            best.append(rec if not best or pair[rec][0] > pair[best[-1]][0] else best[-1])
         for b in records:
-            below = bisect.bisect_left(highs, _totals(ranking, b)[0])
-            if below and _totals(pairing, best[below - 1])[0] > _totals(pairing, b)[1]:
+            below = bisect.bisect_left(highs, rank[b][0])
+            if below and pair[best[below - 1]][0] > pair[b][1]:
                 a = best[below - 1]
                 return ScaleProblem(
                     ("pairing_points", "points"),
-                    f"the pairing scale {pairing.name} puts {_record(a)} ({_span(_totals(pairing, a))}) above "
-                    f"{_record(b)} ({_span(_totals(pairing, b))}), which the ranking scale {ranking.name} "
-                    f"ranks below it ({_span(_totals(ranking, a))} < {_span(_totals(ranking, b))})")
+                    f"the pairing scale {pairing.name} puts {_record(a)} ({_span(pair[a])}) above {_record(b)} "
+                    f"({_span(pair[b])}), which the ranking scale {ranking.name} ranks below it "
+                    f"({_span(rank[a])} < {_span(rank[b])})")
     return None
 
 

@@ -207,9 +207,9 @@ def chain(settings: Settings) -> tuple[str, ...]:
 def cut(values: Sequence[int], lowest: int = 0, highest: int = 0, vur: Sequence[bool] = ()) -> list[int]:
     """Positions a cut removes: the ``lowest`` least values, then the ``highest`` greatest.
 
-    RULES.md 4.3 and 4.2 (FIDE C.07 Art. 14 and 16.5): while the player has VURs (``vur`` flags),
-    a low cut removes the least VUR value instead; high cuts are unaffected. Fewer values than cuts
-    removes them all (the value is 0). Ties go to the earlier round.
+    RULES.md 4.3 and 4.2 (FIDE C.07 Art. 14 and 16.5): while the player has VURs (``vur``: one flag
+    per value, or none), a low cut removes the least VUR value instead; high cuts are unaffected.
+    Fewer values than cuts removes them all (the value is 0). Ties go to the earlier round.
 
     >>> cut([3, 5, 1], lowest=1, highest=1)              # Median-Buchholz of 3, 2.5, 1 (in halves)
     [2, 1]
@@ -217,7 +217,7 @@ def cut(values: Sequence[int], lowest: int = 0, highest: int = 0, vur: Sequence[
     [4]
     """
     order = sorted(range(len(values)), key=values.__getitem__)  # stable: equal values keep round order
-    vurs = [i for i in order if i < len(vur) and vur[i]]  # the VURs, least value first
+    vurs = [i for i in order if vur[i]] if any(vur) else []  # the VURs, least value first
     removed: list[int] = []
     for _ in range(min(lowest, len(order))):
         pick = vurs.pop(0) if vurs else order[0]
@@ -311,21 +311,20 @@ class Context:
     @cached_property
     def classes(self) -> dict[PlayerId, tuple[str, ...]]:
         """Each round's result class W/D/L; a PAB by what it is worth (a half-point PAB is a draw)."""
-        s = self.scale
+        s, pab = self.scale, RoundKind.PAB
 
-        def cls(r: RoundRecord) -> str:
-            if r.kind is not RoundKind.PAB:
-                return r.outcome
+        def by_worth(r: RoundRecord) -> str:
             if r.points >= s.win:
                 return "W"
             return "D" if s.draws_allowed and r.points >= s.draw else "L"
 
-        return {x: tuple(cls(r) for r in rs) for x, rs in self.records.items()}
+        return {x: tuple(r.outcome if r.kind is not pab else by_worth(r) for r in rs) for x, rs in self.records.items()}
 
     @cached_property
     def last_paired(self) -> dict[PlayerId, int]:
         """The player's last round with a game, a forfeit or a PAB (0 if none; RULES.md 4.2 category 5)."""
-        return {x: max((r.round for r in rs if r.opponent is not None or r.kind is RoundKind.PAB), default=0)
+        pab = RoundKind.PAB
+        return {x: next((r.round for r in reversed(rs) if r.opponent is not None or r.kind is pab), 0)
                 for x, rs in self.records.items()}
 
     @property
@@ -349,8 +348,8 @@ class Context:
             if self.rule == "fide2009":
                 out[x] = sum(p if r.kind is RoundKind.GAME else d for r, p in zip(rs, ps))
             else:
-                last = self.last_paired[x]
-                out[x] = sum(d if r.round > last else p for r, p in zip(rs, ps))  # after it: requested byes
+                last = self.last_paired[x]  # every round after it is a requested bye: a draw
+                out[x] = sum(ps[:last]) + d * (len(ps) - last)
         return out
 
     def _mirror(self, points: int, cls: str) -> int:

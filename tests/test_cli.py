@@ -241,3 +241,11 @@ def test_a_crash_while_saving_leaves_the_old_file(tmp_path: Path, monkeypatch: p
     assert code == 1 and "left as it was" in err
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["event.xlsx"]
+
+
+def test_a_scale_warning_is_shown_and_the_command_goes_on(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(4), settings={
+        "points": "custom", "win_points": "3", "draw_points": "1", "loss_points": "0", "scale_check": "warn"})
+    code, out, err = run("pair", str(path))
+    assert code == 0 and out.startswith("Round 1: 2 tables")
+    assert err.startswith("Warning: Settings!B") and "rule 3: best draw 1" in err
