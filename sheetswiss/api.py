@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -21,15 +21,30 @@ from .backends import sheet_key
 from .backends.base import Backend, Book, Changes
 from .backends.excel import ExcelBackend
 from .errors import SheetswissError, WorkbookUnavailable
-from .model import Event
+from .heats import HeatGame
+from .heats import qualify as heat_qualify
+from .model import Event, Player
 from .pairing import Pairing, check_pairing, pair_round
+from .seating import seat_heat
+from .settings import Settings
 from .standings import compute_standings
 from .standings import explain as explain_standing
 from .workbook.contract import GM_TABS, RESULTS
-from .workbook.parse import parse_event
-from .workbook.render import copied_tabs, log_tab, pairings_tab, results_append, standings_tab, template_tabs
+from .workbook.parse import parse_event, parse_players, parse_settings_tab, parse_signups
+from .workbook.parse_heats import parse_heats
+from .workbook.render import (
+    copied_tabs,
+    heats_append,
+    log_tab,
+    pairings_tab,
+    qualifiers_tab,
+    results_append,
+    seating_tab,
+    standings_tab,
+    template_tabs,
+)
 
-__all__ = ["Report", "copy", "login", "new", "open_backend", "pair", "publish", "standings"]
+__all__ = ["Report", "copy", "login", "new", "open_backend", "pair", "publish", "qualify", "seat", "standings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +89,8 @@ def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None
 
     Refuses to overwrite an existing workbook.
     """
-    if format not in ("swiss",):
-        raise SheetswissError(f"unknown format {format!r}; known: swiss")
+    if format not in ("swiss", "heats"):
+        raise SheetswissError(f"unknown format {format!r}; known: swiss, heats")
     backend = open_backend(source)
     existing: Book = Book({})
     if isinstance(backend, ExcelBackend):
@@ -95,7 +110,8 @@ def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None
     lines = [f"{'Would create' if dry_run else 'Created'} {backend.label} ({format}): {names}"]
     if kept:
         lines.append(f"Kept as they were: {', '.join(kept)}")
-    lines.append(f"Next: list the players in Players, then run: sheetswiss pair {backend.label}")
+    verb = "pair" if format == "swiss" else "seat --heat 1"
+    lines.append(f"Next: list the players in Players, then run: sheetswiss {verb} {backend.label}")
     return Report(tuple(lines))
 
 
@@ -134,7 +150,7 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     if problems:  # a bug, not bad input: never write a broken pairing
         raise RuntimeError("pairing failed its own check: " + "; ".join(problems))
     when = _now(now)
-    append = results_append(book, event, pairing, first_row, clear_through)
+    append = results_append(book, pairing, first_row, clear_through)
     last = append.first_row + len(append.rows) - 1
     written = f"Results rows {append.first_row}-{last} (round {pairing.round}), Pairings"
     command = "pair --redo" if redo else "pair"
@@ -248,15 +264,23 @@ def login(client_secret: str) -> Report:
 
 def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None = None) -> Report:
     """Write the phone-friendly page set for players into the folder ``out``: pairings by name with
-    table numbers (index.html) and the standings. Each file is replaced atomically."""
+    table numbers (index.html) and the standings, or for a heat event the latest heat's seating and
+    the qualifiers. Each file is replaced atomically."""
     from . import publish as pages_for
 
     backend = open_backend(source)
-    event = parse_event(backend.read())
+    book = backend.read()
     when = _now(now)
-    nav = [("index.html", "Pairings"), ("standings.html", "Standings")]
-    pages = [pages_for.pairings_page(event, nav, when),
-             pages_for.standings_page(event, compute_standings(event), nav, when)]
+    if parse_settings_tab(book).format == "heats":
+        settings, _, games = _heat_event(book)
+        nav = [("index.html", "Seating"), ("qualifiers.html", "Qualifiers")]
+        pages = [pages_for.seating_page(settings.event_name, games, nav, when),
+                 pages_for.qualifiers_page(settings.event_name, heat_qualify(games, settings), nav, when)]
+    else:
+        event = parse_event(book)
+        nav = [("index.html", "Pairings"), ("standings.html", "Standings")]
+        pages = [pages_for.pairings_page(event, nav, when),
+                 pages_for.standings_page(event, compute_standings(event), nav, when)]
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for page in pages:
@@ -265,3 +289,77 @@ def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None =
         tmp.replace(folder / page.name)
     return Report((f"Published {len(pages)} pages to {folder}: " + ", ".join(p.name for p in pages),
                    f"Open {folder / 'index.html'} or put the folder on any web host."))
+
+
+def _heat_event(book: Book) -> tuple[Settings, tuple[Player, ...], tuple[HeatGame, ...]]:
+    settings = parse_settings_tab(book)
+    if settings.format != "heats":
+        raise SheetswissError("Settings: format is swiss; seat and qualify are for heat events "
+                              "(make one with: sheetswiss new EVENT.xlsx --format heats)")
+    players = parse_players(book)
+    return settings, players, parse_heats(book, settings, players)
+
+
+def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = None, dry_run: bool = False,
+         now: dt.datetime | None = None) -> Report:
+    """Seat heat ``heat``: split the players present into tables of the allowed sizes, avoiding earlier
+    meetings and club-mates where possible; append the rows to Heats and rewrite Seating.
+
+    Who is present: ``players`` when given (names as in Players), else those marked in a ``Heat N``
+    column of Players, else every active player.
+    """
+    backend = open_backend(source)
+    book = backend.read()
+    settings, everyone, games = _heat_event(book)
+    if any(g.heat == heat for g in games):
+        raise SheetswissError(f"Heats: heat {heat} is seated already; delete its rows in Heats to seat it again")
+    if players:
+        known = {p.name.lower(): p for p in everyone}
+        unknown = [name for name in players if name.strip().lower() not in known]
+        if unknown:
+            raise SheetswissError(f"--players: {', '.join(map(repr, unknown))} not in Players")
+        present = tuple(known[name.strip().lower()] for name in players)
+    else:
+        present = parse_signups(book, heat, everyone) or tuple(p for p in everyone if p.plays_in(heat))
+    seating = seat_heat(present, games, settings, heat=heat)
+    when = _now(now)
+    append = heats_append(book, seating)
+    written = f"Heats rows {append.first_row}-{append.first_row + len(append.rows) - 1} (heat {heat}), Seating"
+    changes = Changes(tool_tabs=(
+        seating_tab(settings.event_name, seating, when),
+        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", f"seat --heat {heat}", checksum(book), written))),
+        appends=(append,))
+    if not dry_run:
+        backend.write(changes)
+    sizes = "+".join(str(len(t.players)) for t in seating.tables)
+    lines = [f"Heat {heat}: {len(present)} players at {len(seating.tables)} tables ({sizes})"
+             + ("; no repeat meetings" if not seating.repeats else f"; {seating.repeats} repeat meeting(s) "
+                "could not be avoided")]
+    lines.extend(f"  table {t.number}: {', '.join(t.players)}" for t in seating.tables)
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    return Report(tuple(lines), seating)
+
+
+def qualify(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | None = None) -> Report:
+    """Rank every player from the finished heat games (Latto points, RULES.md 5) and rewrite Qualifiers."""
+    backend = open_backend(source)
+    book = backend.read()
+    settings, _, games = _heat_event(book)
+    result = heat_qualify(games, settings)
+    when = _now(now)
+    written = "Qualifiers"
+    changes = Changes(tool_tabs=(
+        qualifiers_tab(settings.event_name, result, when),
+        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "qualify", checksum(book), written))))
+    if not dry_run:
+        backend.write(changes)
+    finished = len({(g.heat, g.table) for g in games}) - len(result.pending)
+    lines = [f"Qualifiers ({result.method}, ranking {result.ranking}) from {finished} finished games"]
+    lines.extend(f"  {r.rank:>3}  {r.player:<28} {float(r.points):>10.4f}  {r.status_text}"
+                 + (f"  ({r.note})" if r.note else "")
+                 for r in result.rows if r.status.value != "out")
+    if result.inversions:
+        lines.append(f"{len(result.inversions)} pair(s) where the points contradict the precedence:")
+        lines.extend(f"  {inv.text}" for inv in result.inversions)
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    return Report(tuple(lines), result)

@@ -84,8 +84,8 @@ def cli() -> None:
 
 @cli.command()
 @source_argument
-@click.option("--format", "format_", type=click.Choice(["swiss"]), default="swiss", show_default=True,
-              help="The kind of event.")
+@click.option("--format", "format_", type=click.Choice(["swiss", "heats"]), default="swiss", show_default=True,
+              help="swiss: rounds paired by score; heats: WBC-style multi-player heats.")
 @click.option("--seed", type=int, help="Random seed for pairings (default: a new random one).")
 @dry_run_option
 def new(source: str, credentials: str | None, format_: str, seed: int | None, dry_run: bool) -> None:
@@ -95,6 +95,7 @@ def new(source: str, credentials: str | None, format_: str, seed: int | None, dr
 
     \b
         sheetswiss new convention.xlsx --format swiss
+        sheetswiss new puerto-rico.xlsx --format heats
     """
     from . import api
 
@@ -134,6 +135,45 @@ def standings(source: str, credentials: str | None, explain: str | None, dry_run
     from . import api
 
     click.echo(api.standings(backend(source, credentials), explain=explain, dry_run=dry_run).text())
+
+
+@cli.command()
+@source_argument
+@click.option("--heat", type=click.IntRange(1), required=True, help="The heat to seat.")
+@click.option("--players", "names", metavar='"A, B, ..."',
+              help="Who is present (default: the marks in a 'Heat N' column of Players, else everyone active).")
+@dry_run_option
+def seat(source: str, credentials: str | None, heat: int, names: str | None, dry_run: bool) -> None:
+    """Seat a heat at tables of the allowed sizes; append it to Heats and rewrite Seating.
+
+    Players who met in earlier heats, and club-mates, are kept apart where possible.
+
+    Example:
+
+    \b
+        sheetswiss seat puerto-rico.xlsx --heat 2
+        sheetswiss seat puerto-rico.xlsx --heat 3 --players "Ana Lima, Bo Berg, Caro Chen"
+    """
+    from . import api
+
+    players = [n.strip() for n in names.split(",") if n.strip()] if names else None
+    click.echo(api.seat(backend(source, credentials), heat=heat, players=players, dry_run=dry_run).text())
+
+
+@cli.command()
+@source_argument
+@dry_run_option
+def qualify(source: str, credentials: str | None, dry_run: bool) -> None:
+    """Rank the heat players by Latto points and rewrite Qualifiers (qualified, alternates, ties).
+
+    Example:
+
+    \b
+        sheetswiss qualify puerto-rico.xlsx
+    """
+    from . import api
+
+    click.echo(api.qualify(backend(source, credentials), dry_run=dry_run).text())
 
 
 @cli.command()
@@ -197,18 +237,22 @@ def login(client_secret: str) -> None:
 
 @cli.command()
 @click.argument("directory", default=".", metavar="[DIR]")
+@click.option("--format", "format_", type=click.Choice(["swiss", "heats"]), default="swiss", show_default=True,
+              help="swiss: 40 players, 6 rounds; heats: 60 players, 4 heats.")
 @click.option("--seed", type=int, default=2026, show_default=True, help="Random seed of the sample event.")
-def demo(directory: str, seed: int) -> None:
-    """Play a sample 40-player Swiss event through and leave the finished workbook in DIR.
+def demo(directory: str, format_: str, seed: int) -> None:
+    """Play a sample event through and leave the finished workbook in DIR.
 
     Example:
 
     \b
         sheetswiss demo /tmp/demo
+        sheetswiss demo /tmp/demo --format heats
     """
     from . import demo as demo_module
 
-    click.echo(demo_module.run(directory, seed=seed, progress=click.echo).text())
+    run = demo_module.run if format_ == "swiss" else demo_module.run_heats
+    click.echo(run(directory, seed=seed, progress=click.echo).text())
 
 
 def main() -> None:

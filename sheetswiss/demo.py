@@ -1,8 +1,9 @@
-"""A sample event played through the same library calls the commands use.
+"""Sample events played through the same library calls the commands use.
 
 ``sheetswiss demo`` creates a 40-player Swiss workbook (ratings and clubs, one late entry, one
 drop), then round by round pairs, types simulated results into Results as a GM would, and finally
-writes the standings.
+writes the standings. ``sheetswiss demo --format heats`` seats a 60-player WBC-style event over four
+heats, types simulated scores into Heats, and ranks the qualifiers.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from .backends.base import Value
 from .backends.excel import ExcelBackend
 from .workbook.parse import parse_event
 
-__all__ = ["run"]
+__all__ = ["run", "run_heats"]
 
 FIRST = ("Ana", "Bo", "Caro", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Milo", "Nia",
          "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tove")
@@ -79,5 +80,47 @@ def run(directory: str | Path, *, seed: int = 2026, progress: Callable[[str], No
                  for g in event.games_in(round_) if g.b is not None and g.result is None}
         backend.fill_cells("Results", typed)
     final = api.standings(source)
+    progress(f"Finished: {path}")
+    return final
+
+
+HEATS = 4
+
+
+def run_heats(directory: str | Path, *, seed: int = 2026, progress: Callable[[str], None] = print) -> api.Report:
+    """Create ``directory/sheetswiss-heats-demo.xlsx`` (60 players, 4 heats) and play it through;
+    return the qualifiers report."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "sheetswiss-heats-demo.xlsx"
+    path.unlink(missing_ok=True)
+    source = str(path)
+    api.new(source, format="heats", seed=seed)
+    backend = ExcelBackend(path)
+    book = backend.read()
+    backend.fill_cells("Settings", {f"B{r}": "sheetswiss demo heats"
+                                    for r, row in enumerate(book.rows("Settings")[1:], start=2)
+                                    if row and row[0] == "event_name"})
+    players = _players(seed, 60)
+    typed: dict[str, Value] = {}
+    for r, (name, _, club) in enumerate(players, start=2):
+        typed.update({f"A{r}": name, f"C{r}": club})
+    backend.fill_cells("Players", typed)
+    progress(f"Demo heat event: {len(players)} players, {HEATS} heats, in {path}")
+    rng = random.Random(f"{seed}:demo:heats")
+    for heat in range(1, HEATS + 1):
+        present = sorted(rng.sample([name for name, _, _ in players], rng.randrange(24, 41)))
+        report = api.seat(source, heat=heat, players=present)
+        progress(f"  {report.lines[0]}")
+        tables: dict[Value, list[int]] = {}
+        for r, row in enumerate(backend.read().rows("Heats")[1:], start=2):
+            if row[0] == heat:
+                tables.setdefault(row[1], []).append(r)
+        scores: dict[str, Value] = {}
+        for rows in tables.values():  # distinct scores at a table, so places need no GM tiebreak
+            drawn = rng.sample(range(20, 61), len(rows))
+            scores.update({f"D{r}": points for r, points in zip(rows, drawn, strict=True)})
+        backend.fill_cells("Heats", scores)
+    final = api.qualify(source)
     progress(f"Finished: {path}")
     return final

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import final
 
+from .heats import HeatGame, Qualification, Status
 from .model import Event
 from .standings import Standings, making_cut, top_cut
 
-__all__ = ["Page", "pairings_page", "standings_page", "table_page"]
+__all__ = ["Page", "pairings_page", "qualifiers_page", "seating_page", "standings_page", "table_page"]
 
 _STYLE = """
 :root { color-scheme: light dark; --line: #8884; --accent: #1f6feb; }
@@ -71,12 +72,12 @@ def _e(value: object) -> str:
     return html.escape(str(value))
 
 
-def _document(event: Event, pages: Sequence[tuple[str, str]], current: str, title: str, body: str,
+def _document(event_name: str, pages: Sequence[tuple[str, str]], current: str, title: str, body: str,
               when: dt.datetime) -> str:
     nav = " ".join(
         f'<a href="{_e(name)}"{" aria-current=page" if name == current else ""}>{_e(label)}</a>'
         for name, label in pages)
-    event_name = event.settings.event_name or "Event"
+    event_name = event_name or "Event"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -91,7 +92,7 @@ def _document(event: Event, pages: Sequence[tuple[str, str]], current: str, titl
 """
 
 
-def table_page(event: Event, pages: Sequence[tuple[str, str]], name: str, title: str, intro: str,
+def table_page(event_name: str, pages: Sequence[tuple[str, str]], name: str, title: str, intro: str,
                header: Sequence[str], rows: Sequence[tuple[Sequence[object], str, bool]],
                numeric: Sequence[int], when: dt.datetime) -> Page:
     """A page holding one filterable table: ``rows`` are (cells, searchable names, shaded)."""
@@ -102,7 +103,7 @@ def table_page(event: Event, pages: Sequence[tuple[str, str]], name: str, title:
         body_rows.append(f'<tr data-names="{_e(names.lower())}"{" class=cut" if shaded else ""}>{tds}</tr>')
     body = f'<p class="note">{_e(intro)}</p><table><thead><tr>{head}</tr></thead><tbody>' + \
         "\n".join(body_rows) + "</tbody></table>"
-    return Page(name, title, _document(event, pages, name, title, body, when))
+    return Page(name, title, _document(event_name, pages, name, title, body, when))
 
 
 def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datetime) -> Page:
@@ -124,7 +125,8 @@ def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datet
             rows.append(([p.name, "—", "not paired this round"], p.name, False))
     rows.sort(key=lambda r: str(r[0][0]).casefold())
     intro = f"Round {round_}: find your name for your table." if round_ else "No round is paired yet."
-    return table_page(event, pages, "index.html", f"Round {round_} pairings" if round_ else "Pairings", intro,
+    title = f"Round {round_} pairings" if round_ else "Pairings"
+    return table_page(event.settings.event_name, pages, "index.html", title, intro,
                       ("Player", "Table", "Opponent"), rows, (1,), when)
 
 
@@ -142,4 +144,32 @@ def standings_page(event: Event, table: Standings, pages: Sequence[tuple[str, st
                      row.player, row.player in qualified))
     intro = f"After round {table.rounds}." + (f" The top {cut} are shaded." if cut else "")
     numeric = tuple(i for i in range(len(header)) if i != 1)
-    return table_page(event, pages, "standings.html", "Standings", intro, header, rows, numeric, when)
+    return table_page(event.settings.event_name, pages, "standings.html", "Standings", intro, header, rows,
+                      numeric, when)
+
+
+def seating_page(event_name: str, games: Sequence[HeatGame], pages: Sequence[tuple[str, str]],
+                 when: dt.datetime) -> Page:
+    """Every player of the latest seated heat by name, with their table and tablemates."""
+    heat = max((g.heat for g in games), default=0)
+    rows: list[tuple[Sequence[object], str, bool]] = []
+    for g in games:
+        if g.heat == heat:
+            names = [s.player for s in g.seats]
+            rows.extend(([me, g.table, ", ".join(n for n in names if n != me)], me, False) for me in names)
+    rows.sort(key=lambda r: str(r[0][0]).casefold())
+    intro = f"Heat {heat}: find your name for your table." if heat else "No heat is seated yet."
+    return table_page(event_name, pages, "index.html", f"Heat {heat} seating" if heat else "Seating", intro,
+                      ("Player", "Table", "At the table"), rows, (1,), when)
+
+
+def qualifiers_page(event_name: str, result: Qualification, pages: Sequence[tuple[str, str]],
+                    when: dt.datetime) -> Page:
+    """The qualifiers table: rank, wins, points and status, qualifiers shaded."""
+    rows: list[tuple[Sequence[object], str, bool]] = [
+        ([r.rank, r.player, r.wins, f"{float(r.points):.2f}", r.status_text], r.player,
+         r.status is Status.QUALIFIED) for r in result.rows]
+    intro = (f"{result.method}: the top {result.qualifiers} qualify, the next {result.alternates} are alternates."
+             + (" Ties at the cut are marked tied; the GM decides." if any(r.note for r in result.rows) else ""))
+    return table_page(event_name, pages, "qualifiers.html", "Qualifiers", intro,
+                      ("#", "Player", "Wins", "Points", "Status"), rows, (0, 2, 3), when)

@@ -206,6 +206,37 @@ SPECS: tuple[SettingSpec, ...] = (
                 section="2.5"),
     SettingSpec("seed", "", _int(0), "Random seed: the same workbook and seed give the same pairings.",
                 ("swiss", "heats"), "2.11"),
+    SettingSpec("method", "HMW", _choice("hmw", "hsw"),
+                "HMW (heats: most wins) or HSW (heats: single win, a first-heat win outranks two wins).",
+                ("heats",), "5.2"),
+    SettingSpec("heat_first_win", "1500", _number, "Points for a win in the first heat entered (HMW), plus the ratio.",
+                ("heats",), "5.2"),
+    SettingSpec("heat_hsw_first_win", "5000", _number,
+                "Points for a win in the first heat entered under HSW, plus the ratio.", ("heats",), "5.2"),
+    SettingSpec("heat_win", "1000", _number, "Points for a win in any later heat, plus the ratio.", ("heats",), "5.2"),
+    SettingSpec("heat_second_4", "100", _number, "Points for second place at a 4-player table.", ("heats",), "5.2"),
+    SettingSpec("heat_second_3", "50", _number, "Points for second place at a 3-player table.", ("heats",), "5.2"),
+    SettingSpec("heat_second_5", "100", _number, "Points for second place at a 5-player table.", ("heats",), "5.2"),
+    SettingSpec("heat_third_5", "0", _number, "Points for third place at a 5-player table.", ("heats",), "5.2"),
+    SettingSpec("heat_second_factor", "10", _number,
+                "A second place also scores this times (own score / winner's score).", ("heats",), "5.2"),
+    SettingSpec("score_order", "high", _choice("high", "low"),
+                "high: the highest score wins; low: the lowest score wins.", ("heats",), "5.3"),
+    SettingSpec("table_sizes", "3,4", _table_sizes,
+                "Allowed players per table, comma-separated (2 to 5); seat fills the largest first.",
+                ("heats",), "5.3"),
+    SettingSpec("score_offset", "0", _number,
+                "Added to every score before ratios are taken (for games with negative scores).", ("heats",), "5.4"),
+    SettingSpec("ratio_cap", "10", _ratio_cap,
+                "Largest score ratio a game can earn (also used when the other score is 0 or less); none: no cap.",
+                ("heats",), "5.4"),
+    SettingSpec("qualifiers", "16", _int(1), "Players who qualify for the semifinal.", ("heats",), "5.5"),
+    SettingSpec("alternates", "4", _int(0), "Alternates listed in order after the qualifiers.", ("heats",), "5.5"),
+    SettingSpec("ranking", "latto", _choice("latto", "precedence"),
+                "latto: rank by total points (disagreements with the precedence are listed); precedence: rank by "
+                "the precedence, then total points.", ("heats",), "5.6"),
+    SettingSpec("precedence", "seed003", _choice("seed003", "wbc2008"),
+                "seed003: wins, then win in first heat entered; wbc2008: WBC's eight HMW steps.", ("heats",), "5.6"),
 )
 
 _BY_KEY = {spec.key: spec for spec in SPECS}
@@ -249,6 +280,23 @@ class Settings:
     bye_choice: str = "lowest_ranked"
     within_group: str = "slide"
     seed: int = 0
+    method: str = "hmw"
+    heat_first_win: Fraction = Fraction(1500)
+    heat_hsw_first_win: Fraction = Fraction(5000)
+    heat_win: Fraction = Fraction(1000)
+    heat_second_4: Fraction = Fraction(100)
+    heat_second_3: Fraction = Fraction(50)
+    heat_second_5: Fraction = Fraction(100)
+    heat_third_5: Fraction = Fraction(0)
+    heat_second_factor: Fraction = Fraction(10)
+    score_order: str = "high"
+    table_sizes: tuple[int, ...] = (3, 4)
+    score_offset: Fraction = Fraction(0)
+    ratio_cap: Fraction | None = Fraction(10)
+    qualifiers: int = 16
+    alternates: int = 4
+    ranking: str = "latto"
+    precedence: str = "seed003"
 
     @property
     def unplayed_rule(self) -> str:

@@ -15,7 +15,7 @@ from .workbook.render import template_tabs
 
 __all__ = ["FORMATS", "build"]
 
-FORMATS = ("swiss",)
+FORMATS = ("swiss", "heats")
 
 
 def build(folder: str | Path) -> list[Path]:

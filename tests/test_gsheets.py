@@ -207,3 +207,18 @@ def test_a_date_google_made_of_a_result_names_the_cell(fake: FakeSheets) -> None
     fake.type(KEY, "Results", {"E2": "1/2/2026"})
     code, _, err = run("standings", KEY)
     assert code == 2 and "Results!E2: the spreadsheet turned the result into a date" in err
+
+
+def test_seat_and_qualify_on_a_sheet_in_three_requests_each(fake: FakeSheets) -> None:
+    api.new(backend(fake), format="heats", seed=2, now=NOW)
+    fake.type(KEY, "Players", {f"A{r}": name for r, name in enumerate(names(13), start=2)})
+    before = len(fake.log)
+    code, out, err = run("seat", KEY, "--heat", "1")
+    assert code == 0 and "(4+3+3+3)" in out, err
+    assert len(fake.log) - before == 3
+    rows = backend(fake).read().rows("Heats")
+    fake.type(KEY, "Heats", {f"D{r}": 10 + r for r in range(2, len(rows) + 1)})
+    before = len(fake.log)
+    code, out, err = run("qualify", KEY)
+    assert code == 0 and "qualified" in out, err
+    assert len(fake.log) - before == 3

@@ -70,3 +70,14 @@ def test_phone_width_screenshot_and_find_by_name(site: Path, tmp_path: Path) -> 
                    tmp_path / "profile")
         visible = re.findall(r'<tr data-names="([^"]*)">', dom)
         assert visible and all(player.name.lower() in names for names in visible)
+
+
+def test_a_heat_event_publishes_seating_and_qualifiers(tmp_path: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(cli, ["demo", str(tmp_path), "--format", "heats"]).exit_code == 0
+    result = runner.invoke(cli, ["publish", str(tmp_path / "sheetswiss-heats-demo.xlsx"), str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    index = (tmp_path / "site" / "index.html").read_text()
+    qualifiers = (tmp_path / "site" / "qualifiers.html").read_text()
+    assert "Heat 4 seating" in index and "At the table" in index
+    assert qualifiers.count("class=cut") == 16 and "alternate 1" in qualifiers

@@ -5,10 +5,13 @@ from __future__ import annotations
 __all__ = [
     "GM_TABS",
     "HEADERS",
+    "HEATS",
     "LOG",
     "PAIRINGS",
     "PLAYERS",
+    "QUALIFIERS",
     "RESULTS",
+    "SEATING",
     "SETTINGS",
     "STANDINGS",
     "TOOL_NOTE",
@@ -20,14 +23,18 @@ RESULTS = "Results"
 PAIRINGS = "Pairings"
 STANDINGS = "Standings"
 LOG = "Log"
+HEATS = "Heats"
+QUALIFIERS = "Qualifiers"
+SEATING = "Seating"
 
-GM_TABS = (SETTINGS, PLAYERS, RESULTS)
-"""Tabs the GM owns: the tool reads them and only appends rows to Results."""
+GM_TABS = (SETTINGS, PLAYERS, RESULTS, HEATS)
+"""Tabs the GM owns: the tool reads them and only appends rows to Results and Heats."""
 
 HEADERS: dict[str, tuple[str, ...]] = {
     SETTINGS: ("Setting", "Value", "Description"),
     PLAYERS: ("Name", "Rating", "Club", "Status", "Joined", "Notes"),
     RESULTS: ("Round", "Table", "Player A", "Player B", "Result"),
+    HEATS: ("Heat", "Table", "Player", "Score", "Place"),
 }
 """Header row (row 1) of each GM tab as ``new`` writes it. Players and Results columns are found by
 header, so a GM may reorder them or add columns of their own."""

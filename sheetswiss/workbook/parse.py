@@ -20,7 +20,15 @@ from ..settings import Settings, parse_settings
 from ..tiebreaks import chain
 from .contract import PLAYERS, RESULTS, SETTINGS
 
-__all__ = ["Columns", "cell_text", "parse_event", "parse_settings_tab"]
+__all__ = [
+    "Columns",
+    "cell_text",
+    "parse_event",
+    "parse_players",
+    "parse_settings_tab",
+    "parse_signups",
+    "whole_number",
+]
 
 
 def cell_text(value: Value) -> str:
@@ -63,7 +71,7 @@ def _name(value: Value) -> str:
     return cell_text(value)
 
 
-def _whole(cols: Columns, row: tuple[Value, ...], name: str, r: int, minimum: int) -> int | None:
+def whole_number(cols: Columns, row: tuple[Value, ...], name: str, r: int, minimum: int) -> int | None:
     value = cols.get(row, name)
     text = cell_text(value)
     if not text:
@@ -109,7 +117,7 @@ def parse_settings_tab(book: Book) -> Settings:
     return settings
 
 
-def _players(book: Book) -> tuple[Player, ...]:
+def parse_players(book: Book) -> tuple[Player, ...]:
     cols = Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined"])
     players: list[Player] = []
     seen: dict[str, int] = {}
@@ -138,12 +146,12 @@ def _players(book: Book) -> tuple[Player, ...]:
         elif status in ("dropped", "drop", "withdrawn"):
             dropped = True
         else:
-            after = _whole(cols, row, "Status", r, 0) if status.isdigit() else None
+            after = whole_number(cols, row, "Status", r, 0) if status.isdigit() else None
             if after is None:
                 raise BadWorkbook(f"{cols.ref('Status', r)}: status {status!r} is not active, dropped, "
                                   "or the last round the player plays")
             dropped, dropped_after = True, after
-        joined = _whole(cols, row, "Joined", r, 1) or 1
+        joined = whole_number(cols, row, "Joined", r, 1) or 1
         players.append(Player(name=name, rating=rating, club=cell_text(cols.get(row, "Club")),
                               dropped=dropped, dropped_after=dropped_after, joined=joined, row=r))
     return tuple(players)
@@ -159,10 +167,10 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
     for r, row in enumerate(cols.rows, start=2):
         if all(cell_text(v) == "" for v in row):
             continue
-        round_ = _whole(cols, row, "Round", r, 1)
+        round_ = whole_number(cols, row, "Round", r, 1)
         if round_ is None:
             raise BadWorkbook(f"{cols.ref('Round', r)}: the round number is missing")
-        table = _whole(cols, row, "Table", r, 1) if "Table" in cols.index else None
+        table = whole_number(cols, row, "Table", r, 1) if "Table" in cols.index else None
 
         def player(col: str, value: Value, r: int = r) -> str | None:
             text = _name(value)
@@ -229,8 +237,19 @@ def _result(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> 
         raise BadWorkbook(f"{ref}: {e}") from None
 
 
+def parse_signups(book: Book, heat: int, players: tuple[Player, ...]) -> tuple[Player, ...] | None:
+    """The players marked in a ``Heat N`` column of Players (any mark but ``no``), or ``None``
+    when Players has no such column."""
+    cols = Columns(book, PLAYERS, ["Name"], [f"Heat {heat}"])
+    if f"Heat {heat}" not in cols.index:
+        return None
+    marked = {cell_text(cols.get(row, "Name")).lower() for row in cols.rows
+              if cell_text(cols.get(row, f"Heat {heat}")).lower() not in ("", "no", "n", "0")}
+    return tuple(p for p in players if p.name.lower() in marked)
+
+
 def parse_event(book: Book) -> Event:
     """Settings, Players and Results, validated, as one :class:`Event`."""
     settings = parse_settings_tab(book)
-    players = _players(book)
+    players = parse_players(book)
     return Event(settings=settings, players=players, games=_results(book, players, settings))

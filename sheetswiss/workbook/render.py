@@ -11,21 +11,40 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..backends.base import Append, Band, Book, Tab, TabFormat, Value
+from ..heats import Qualification, Status
 from ..model import Event, PlayerId
 from ..pairing import Pairing
+from ..seating import Seating
 from ..settings import SPECS
 from ..standings import Standings, making_cut, top_cut
 from ..tiebreaks import Kind
-from .contract import HEADERS, LOG, PAIRINGS, PLAYERS, RESULTS, SETTINGS, STANDINGS, TOOL_NOTE
+from .contract import (
+    GM_TABS,
+    HEADERS,
+    HEATS,
+    LOG,
+    PAIRINGS,
+    PLAYERS,
+    QUALIFIERS,
+    RESULTS,
+    SEATING,
+    SETTINGS,
+    STANDINGS,
+    TOOL_NOTE,
+)
 from .parse import cell_text
 
 __all__ = [
     "HEADER_FILL",
+    "append_rows",
     "copied_tabs",
+    "heats_append",
     "log_tab",
     "number",
     "pairings_tab",
+    "qualifiers_tab",
     "results_append",
+    "seating_tab",
     "standings_tab",
     "template_tabs",
     "tool_tab",
@@ -97,6 +116,18 @@ def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
         freeze_rows=1, widths=(28, 8, 18, 10, 8, 30),
         bands=(Band(1, 1, 1, len(players_header), fill=HEADER_FILL, bold=True, border_below=True),),
         text_columns=(1, 3)))
+    if fmt == "heats":
+        heats_header = HEADERS[HEATS]
+        heats = Tab(HEATS, (heats_header,), TabFormat(
+            freeze_rows=1, widths=(7, 7, 28, 9, 7),
+            bands=(Band(1, 1, 1, len(heats_header), fill=HEADER_FILL, bold=True, border_below=True),)))
+        return (
+            settings, players, heats,
+            tool_tab(SEATING, "Seating", ("Table", "Seat", "Player"), ()),
+            tool_tab(QUALIFIERS, "Qualifiers", ("Rank", "Player", "Heats", "Wins", "Won 1st heat", "Seconds",
+                                                "Points", "Status", "Note"), ()),
+            log_tab(Book({}), None),
+        )
     results_header = HEADERS[RESULTS]
     results = Tab(RESULTS, (results_header,), TabFormat(
         freeze_rows=1, widths=(8, 8, 28, 28, 10),
@@ -185,25 +216,86 @@ def standings_tab(event: Event, table: Standings, when: dt.datetime) -> Tab:
     return tool_tab(STANDINGS, title, header, body, bands, footer)
 
 
-def results_append(book: Book, event: Event, pairing: Pairing, first_row: int | None = None,
-                   clear_through: int = 0) -> Append:
-    """The round's rows for Results (Result cells empty; the bye row says ``bye``), placed under the
-    tab's own headers so a GM's column order is kept."""
-    header = [cell_text(v).lower() for v in book.rows(RESULTS)[0]]
-    columns = {name: header.index(name.lower()) for name in HEADERS[RESULTS] if name.lower() in header}
+def append_rows(book: Book, tab: str, records: Sequence[dict[str, Value]], *, first_row: int | None = None,
+                clear_through: int = 0, text: Sequence[str] = ()) -> Append:
+    """Rows for a GM tab, each value placed under its header in that tab (so a GM's own column order
+    is kept), from ``first_row`` (default: after the last row) on; ``text`` names Text columns."""
+    header = [cell_text(v).lower() for v in book.rows(tab)[0]]
+    columns = {name: header.index(name.lower()) for name in HEADERS[tab] if name.lower() in header}
     width = max(columns.values()) + 1
     rows: list[tuple[Value, ...]] = []
-    for t in pairing.tables:
+    for record in records:
         row: list[Value] = [None] * width
-        values: dict[str, Value] = {"Round": pairing.round, "Table": t.number, "Player A": t.a,
-                                    "Player B": t.b if t.b is not None else "BYE",
-                                    "Result": None if t.b is not None else "bye"}
-        for name, value in values.items():
+        for name, value in record.items():
             if name in columns:
                 row[columns[name]] = value
         rows.append(tuple(row))
-    start = first_row if first_row is not None else len(book.rows(RESULTS)) + 1
-    return Append(RESULTS, start, tuple(rows), clear_through, text_columns=(columns["Result"] + 1,))
+    start = first_row if first_row is not None else len(book.rows(tab)) + 1
+    return Append(tab, start, tuple(rows), clear_through,
+                  text_columns=tuple(columns[name] + 1 for name in text if name in columns))
+
+
+def results_append(book: Book, pairing: Pairing, first_row: int | None = None, clear_through: int = 0) -> Append:
+    """The round's rows for Results: Result cells empty (formatted as Text), the bye row says ``bye``."""
+    records: list[dict[str, Value]] = [
+        {"Round": pairing.round, "Table": t.number, "Player A": t.a,
+         "Player B": t.b if t.b is not None else "BYE", "Result": None if t.b is not None else "bye"}
+        for t in pairing.tables]
+    return append_rows(book, RESULTS, records, first_row=first_row, clear_through=clear_through, text=("Result",))
+
+
+def heats_append(book: Book, seating: Seating) -> Append:
+    """The heat's rows for Heats, one per player per table, Score and Place empty."""
+    return append_rows(book, HEATS, [{"Heat": seating.heat, "Table": t.number, "Player": name}
+                                     for t in seating.tables for name in t.players])
+
+
+def seating_tab(event_name: str, seating: Seating, when: dt.datetime) -> Tab:
+    """Seating: the heat by table, and beside it every player by name with their table, to print."""
+    by_table: list[list[Value]] = [[t.number, seat, name] for t in seating.tables
+                                   for seat, name in enumerate(t.players, 1)]
+    table_of = {name: t.number for t in seating.tables for name in t.players}
+    by_name: list[list[Value]] = [[name, table_of[name]] for name in sorted(table_of, key=lambda n: (n.casefold(), n))]
+    grid: list[list[Value]] = [[*a, None, *b] for a, b in zip(by_table, by_name, strict=True)]
+    firsts = [i for i, row in enumerate(by_table) if row[1] == 1]
+    bands = [Band(3 + i, 3 + i, 1, 3, border_below=False, bold=True) for i in firsts]
+    footer = [f"Table {t.number}: {a} and {b} met in an earlier heat" for t in seating.tables for a, b in t.repeats]
+    footer += [f"Table {t.number}: {a} and {b} are of one club" for t in seating.tables for a, b in t.same_club]
+    if footer:
+        footer.insert(0, "Could not be avoided:")
+    title = f"{event_name or 'Heats'}: heat {seating.heat} seating, {when:%Y-%m-%d %H:%M}"
+    return tool_tab(SEATING, title, ("Table", "Seat", "Player", "", "Player", "Table"), grid, bands, footer)
+
+
+ALTERNATE_FILL = "FCE4D6"
+TIED_FILL = "FFF2CC"
+
+
+def qualifiers_tab(event_name: str, result: Qualification, when: dt.datetime) -> Tab:
+    """Qualifiers: rank, player, heats, wins, first-heat win, seconds, Latto points, status; qualifiers
+    shaded, alternates in another shade, a line under the last qualifier, ties and inversions named."""
+    header = ("Rank", "Player", "Heats", "Wins", "Won 1st heat", "Seconds", "Points", "Status", "Note")
+    body: list[list[Value]] = [
+        [r.rank, r.player, r.heats_played, r.wins, "yes" if r.first_heat_win else "", r.seconds, number(r.points),
+         r.status_text, r.note] for r in result.rows]
+    fills = {Status.QUALIFIED: CUT_FILL, Status.ALTERNATE: ALTERNATE_FILL, Status.TIED: TIED_FILL}
+    bands = [Band(3, 2 + len(body), 7, 7, number_format="0.00##")] if body else []
+    for i, r in enumerate(result.rows):
+        if r.status in fills:
+            bands.append(Band(3 + i, 3 + i, 1, 8, fill=fills[r.status]))
+    last = max((i for i, r in enumerate(result.rows) if r.status is Status.QUALIFIED), default=None)
+    if last is not None:
+        bands.append(Band(3 + last, 3 + last, 1, len(header), border_below=True))
+    footer = []
+    if result.inversions:
+        footer.append(f"{len(result.inversions)} pair(s) where the points contradict the precedence"
+                      + (" (ranking: latto; consider ranking: precedence):" if result.ranking == "latto" else ":"))
+        footer.extend(inv.text for inv in result.inversions)
+    if result.pending:
+        footer.append("Tables with no result yet: " + ", ".join(f"heat {h} table {t}" for h, t in result.pending))
+    title = (f"{event_name or 'Heats'}: qualifiers, {result.method}, ranking {result.ranking}, "
+             f"top {result.qualifiers} + {result.alternates} alternates, updated {when:%Y-%m-%d %H:%M}")
+    return tool_tab(QUALIFIERS, title, header, body, bands, footer)
 
 
 LOG_HEADER = ("Time", "Command", "Input checksum", "Written")
@@ -219,13 +311,13 @@ def log_tab(book: Book, entry: tuple[str, str, str, str] | None) -> Tab:
 def copied_tabs(book: Book) -> tuple[Tab, ...]:
     """Every tab of ``book`` that has values, as read, for ``copy``: the GM's tabs with their template
     format (Text columns kept Text), any other tab with a frozen bold header."""
-    templates = {t.name: t.format for t in template_tabs("swiss")}
+    templates = {t.name: t.format for fmt in ("swiss", "heats") for t in template_tabs(fmt)}
     tabs = []
     for name, rows in book.tabs.items():
         if not rows:
             continue
         fmt = templates.get(name)
-        if fmt is None or name not in (SETTINGS, PLAYERS, RESULTS):
+        if fmt is None or name not in GM_TABS:
             width = max((len(r) for r in rows), default=1)
             header = 2 if name in templates else 1
             fmt = TabFormat(freeze_rows=header, widths=_widths(rows, skip=header - 1),

@@ -1,0 +1,484 @@
+"""WBC heat qualification: places, Latto points, totals, ranking, inversions, qualifiers (RULES.md section 5).
+
+Seed 003 (Andy Latto's Thurn & Taxis rules): each game finished first or second scores a bonus plus a
+score ratio; the total over all heats ranks the players; the top ``qualifiers`` go to the semifinal.
+Every constant is a setting (RULES.md section 9) and all arithmetic is exact (``Fraction``).
+
+A table is *finished* once any Score or Place of it is typed; then every Score must be. A table with
+nothing typed is simply not played yet: it counts for nobody's points, but its players have *entered*
+that heat, so a later win is not their first heat's win (RULES.md 5.1). That keeps goal 1: typing the
+scores of an earlier table never takes the first-heat bonus away from a later game.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import final
+
+from .errors import BadWorkbook
+from .model import CellRef, PlayerId
+from .settings import Settings
+
+__all__ = [
+    "HeatFinish",
+    "HeatGame",
+    "HeatSeat",
+    "Inversion",
+    "PlayerHeats",
+    "Qualification",
+    "QualifierRow",
+    "Status",
+    "first_heats",
+    "game_points",
+    "inversions",
+    "places",
+    "player_heats",
+    "precedence_steps",
+    "qualify",
+]
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeatSeat:
+    """One row of the Heats tab: one player at one table."""
+
+    player: PlayerId
+    score: Fraction | None = None
+    """The Score as typed, before ``score_offset``; ``None`` while empty."""
+    place: int | None = None
+    """The GM's Place, which overrides the scores (RULES.md 5.3); ``None`` while empty."""
+    row: int = 0
+    """The row in Heats."""
+    score_cell: CellRef = ""
+    """E.g. ``Heats!D12``; messages about the score name it (the player's name when empty)."""
+    place_cell: CellRef = ""
+    """E.g. ``Heats!E12``, or empty when the tab has no Place column."""
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeatGame:
+    """One table of one heat: its players in Heats-tab order."""
+
+    heat: int
+    table: int
+    seats: tuple[HeatSeat, ...]
+
+    def __post_init__(self) -> None:
+        if self.heat < 1 or self.table < 1:
+            raise ValueError("heats and tables are numbered from 1")
+        names = [s.player for s in self.seats]
+        if not names or len(set(names)) != len(names):
+            raise ValueError(f"heat {self.heat} table {self.table} needs players, each once")
+
+    @property
+    def label(self) -> str:
+        """``heat 2 table 3``, for messages."""
+        return f"heat {self.heat} table {self.table}"
+
+    @property
+    def has_results(self) -> bool:
+        """Whether any Score or Place is typed: the game is finished and counts (module docstring)."""
+        return any(s.score is not None or s.place is not None for s in self.seats)
+
+
+def _cells(seats: Iterable[HeatSeat], column: str) -> str:
+    """``Heats!D12, Heats!D14`` for the ``score`` or ``place`` cells of ``seats`` (player names if unknown)."""
+    return ", ".join(getattr(s, f"{column}_cell") or s.player for s in seats)
+
+
+def places(game: HeatGame, settings: Settings) -> tuple[int, ...]:
+    """Each seat's place at a finished table, 1 the winner (RULES.md 5.3).
+
+    Places come from the scores (higher first, or lower first with ``score_order: low``); equal scores
+    share a place (3, 3 for two thirds). A typed Place overrides the scores; it must then be typed for
+    every player of the table, as 1..n without repeats. Errors, naming the cells: a missing score, a
+    partial or repeated Place, and equal scores at first or second with no Place to decide them.
+
+    >>> rows = [("Ana", 9), ("Bo", 12), ("Cy", 5), ("Dee", 5)]
+    >>> game = HeatGame(heat=1, table=1, seats=tuple(HeatSeat(player=p, score=Fraction(s)) for p, s in rows))
+    >>> places(game, Settings())
+    (2, 1, 3, 3)
+    """
+    missing = [s for s in game.seats if s.score is None]
+    if missing:
+        raise BadWorkbook(f"{_cells(missing, 'score')}: {game.label}: the score is missing; type every "
+                          "score of a table (a table with no scores yet is not counted)")
+    typed = [s for s in game.seats if s.place is not None]
+    n = len(game.seats)
+    if typed:
+        if len(typed) < n:
+            untyped = [s for s in game.seats if s.place is None]
+            raise BadWorkbook(f"{_cells(untyped, 'place')}: {game.label}: Place is typed for some players of "
+                              "this table, so type it for all of them")
+        given = [s.place for s in game.seats]
+        repeated = [s for s in game.seats if given.count(s.place) > 1 or not 1 <= (s.place or 0) <= n]
+        if repeated:
+            raise BadWorkbook(f"{_cells(repeated, 'place')}: {game.label}: places must be 1 to {n}, "
+                              "each once")
+        return tuple(s.place or 0 for s in game.seats)
+    sign = 1 if settings.score_order == "high" else -1
+    keys = [sign * (s.score or 0) for s in game.seats]
+    result = tuple(1 + sum(k > own for k in keys) for own in keys)
+    for place, what in ((1, "first"), (2, "second")):
+        tied = [s for s, p in zip(game.seats, result) if p == place]
+        if len(tied) > 1:
+            raise BadWorkbook(f"{_cells(tied, 'score')}: {game.label}: equal scores ({tied[0].score}) for {what} "
+                              "place; type every player's Place at this table to say who is ahead")
+    return result
+
+
+def _ratio(own: Fraction, other: Fraction, settings: Settings, *, lower: Fraction,
+           upper: Fraction | None) -> Fraction | None:
+    """own/other (other/own with ``score_order: low``), both offset, clipped to [lower, upper] (RULES.md 5.4).
+
+    A denominator of 0 or less gives 1 for equal scores, ``upper`` when ``own`` is the better score and
+    ``lower`` when it is the worse. ``None`` means "no upper bound" was needed and there is none.
+    """
+    own, other = own + settings.score_offset, other + settings.score_offset
+    num, den = (other, own) if settings.score_order == "low" else (own, other)
+    if den <= 0:
+        return Fraction(1) if num == den else (upper if num > den else lower)
+    value = max(num / den, lower)
+    return value if upper is None else min(value, upper)
+
+
+def game_points(game: HeatGame, settings: Settings, first_heat: Mapping[PlayerId, int]) -> tuple[Fraction, ...]:
+    """Latto points of each seat of a finished table (seed 003; RULES.md 5.2, 5.4).
+
+    Winner: ``heat_first_win`` (``heat_hsw_first_win`` under HSW) when this is the player's first heat
+    entered (``first_heat``), else ``heat_win``; plus r = own/second's score clipped to [1, ``ratio_cap``].
+    Second: ``heat_second_4``, ``heat_second_3`` or ``heat_second_5`` by table size, plus
+    ``heat_second_factor`` times s = own/winner's score clipped to [0, 1]; nothing at a 2-player table.
+    Third at a 5-player table: ``heat_third_5``. Anyone else: 0. A win scores the same at every size.
+    Raises the errors of :func:`places`, and one when ``ratio_cap`` is ``none`` and the second's score is
+    0 or less below a higher winner (seed 003's ratio has no value then).
+
+    RULES.md 5.2's heat 1: Rita 1500 + 36/30 = 1501.2, Sam 100 + 10 * 30/36 = 108.33.
+
+    >>> rows = [("Rita", 36), ("Sam", 30), ("Tom", 25), ("Uma", 12)]
+    >>> game = HeatGame(heat=1, table=1, seats=tuple(HeatSeat(player=p, score=Fraction(s)) for p, s in rows))
+    >>> [str(p) for p in game_points(game, Settings(), dict.fromkeys(("Rita", "Sam", "Tom", "Uma"), 1))]
+    ['7506/5', '325/3', '0', '0']
+    """
+    place = places(game, settings)
+    size = len(game.seats)
+    winner = game.seats[place.index(1)]
+    second = game.seats[place.index(2)]
+    assert winner.score is not None and second.score is not None  # places() checked every score
+    first_win = settings.heat_hsw_first_win if settings.method == "hsw" else settings.heat_first_win
+    second_base = {3: settings.heat_second_3, 4: settings.heat_second_4, 5: settings.heat_second_5}
+    points: list[Fraction] = []
+    for seat, p in zip(game.seats, place):
+        if p == 1:
+            r = _ratio(winner.score, second.score, settings, lower=Fraction(1), upper=settings.ratio_cap)
+            if r is None:
+                raise BadWorkbook(f"{_cells((winner, second), 'score')}: {game.label}: the second's score is 0 or "
+                                  "less, so the winner's score ratio has no value; set ratio_cap or score_offset")
+            base = first_win if first_heat[seat.player] == game.heat else settings.heat_win
+            points.append(base + r)
+        elif p == 2 and size in second_base:
+            s = _ratio(second.score, winner.score, settings, lower=Fraction(0), upper=Fraction(1))
+            assert s is not None  # the upper bound is 1
+            points.append(second_base[size] + settings.heat_second_factor * s)
+        elif p == 3 and size == 5:
+            points.append(settings.heat_third_5)
+        else:
+            points.append(Fraction(0))
+    return tuple(points)
+
+
+def first_heats(games: Iterable[HeatGame]) -> dict[PlayerId, int]:
+    """Each player's first heat entered: the lowest heat with a row for them, finished or not (RULES.md 5.1)."""
+    first: dict[PlayerId, int] = {}
+    for game in games:
+        for seat in game.seats:
+            first[seat.player] = min(first.get(seat.player, game.heat), game.heat)
+    return first
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeatFinish:
+    """One finished game of one player."""
+
+    heat: int
+    table: int
+    size: int
+    """Players at the table."""
+    place: int
+    points: Fraction
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerHeats:
+    """A player's heats: those entered, and the finished games with their places and points."""
+
+    player: PlayerId
+    entered: tuple[int, ...]
+    """Every heat with a row for the player, in order (finished or not)."""
+    finishes: tuple[HeatFinish, ...]
+    """The finished games, in heat order."""
+
+    @property
+    def heats_played(self) -> int:
+        """Finished games."""
+        return len(self.finishes)
+
+    @property
+    def wins(self) -> int:
+        return sum(f.place == 1 for f in self.finishes)
+
+    @property
+    def seconds(self) -> int:
+        return sum(f.place == 2 for f in self.finishes)
+
+    @property
+    def points(self) -> Fraction:
+        """The Latto total: the sum over the player's games (RULES.md 5.2)."""
+        return sum((f.points for f in self.finishes), Fraction(0))
+
+    def won_entry(self, k: int) -> bool:
+        """Whether the player won the ``k``-th heat they entered (1 = first heat entered, RULES.md 5.1)."""
+        if k > len(self.entered):
+            return False
+        return any(f.heat == self.entered[k - 1] and f.place == 1 for f in self.finishes)
+
+    @property
+    def first_heat_win(self) -> bool:
+        return self.won_entry(1)
+
+    @property
+    def average_finish(self) -> Fraction | None:
+        """Mean place over finished games (WBC 2008 step 7; lower is better); ``None`` without games."""
+        if not self.finishes:
+            return None
+        return Fraction(sum(f.place for f in self.finishes), len(self.finishes))
+
+
+def player_heats(games: Sequence[HeatGame], settings: Settings) -> tuple[PlayerHeats, ...]:
+    """Every player with a row in Heats, by name, with their finished games scored by :func:`game_points`."""
+    first = first_heats(games)
+    entered: dict[PlayerId, list[int]] = {p: [] for p in first}
+    finishes: dict[PlayerId, list[HeatFinish]] = {p: [] for p in first}
+    for game in sorted(games, key=lambda g: (g.heat, g.table)):
+        for seat in game.seats:
+            entered[seat.player].append(game.heat)
+        if game.has_results:
+            for seat, place, pts in zip(game.seats, places(game, settings), game_points(game, settings, first)):
+                finishes[seat.player].append(HeatFinish(heat=game.heat, table=game.table, size=len(game.seats),
+                                                        place=place, points=pts))
+    return tuple(PlayerHeats(player=p, entered=tuple(entered[p]), finishes=tuple(finishes[p]))
+                 for p in sorted(first))
+
+
+PrecedenceStep = tuple[str, Callable[[PlayerHeats], int]]
+
+
+def precedence_steps(settings: Settings) -> tuple[PrecedenceStep, ...]:
+    """The precedence before the GM tiebreak, as (name, key) steps, higher first (RULES.md 5.1, 5.6).
+
+    ``seed003``: most wins, then a win in the first heat entered (HSW: those two swapped, seed 003's
+    "a win in the first heat entered outranks two wins"). ``wbc2008``: the WBC 2008 HMW steps 1-5
+    (most wins; win in the first, second, third, fourth heat entered); under HSW the first two swap.
+    Steps 6-8 (total, average finish, dice) follow in :func:`qualify`.
+
+    >>> [name for name, _ in precedence_steps(Settings(method="hsw"))]
+    ['win in first heat entered', 'wins']
+    """
+    steps: list[PrecedenceStep] = [("wins", lambda p: p.wins),
+                                   ("win in first heat entered", _won_entry(1))]
+    if settings.method == "hsw":
+        steps.reverse()
+    if settings.precedence == "wbc2008":
+        steps += [(f"win in {nth} heat entered", _won_entry(k)) for k, nth in ((2, "second"), (3, "third"),
+                                                                                (4, "fourth"))]
+    return tuple(steps)
+
+
+def _won_entry(k: int) -> Callable[[PlayerHeats], int]:
+    return lambda p: int(p.won_entry(k))
+
+
+def _precedence_key(record: PlayerHeats, steps: Sequence[PrecedenceStep]) -> tuple[int, ...]:
+    return tuple(key(record) for _, key in steps)
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Inversion:
+    """A pair the precedence orders one way and the Latto totals the other (or tie): total(above) <= total(below)."""
+
+    above: PlayerId
+    below: PlayerId
+    step: str
+    """The precedence step that puts ``above`` first, e.g. ``wins``."""
+    values: tuple[int, int]
+    """That step's values for ``above`` and ``below`` (a yes/no step counts 1/0)."""
+    points: tuple[Fraction, Fraction]
+    """The totals of ``above`` and ``below``."""
+
+    @property
+    def text(self) -> str:
+        """One line for the command line and the Qualifiers tab."""
+        a, b = (f"{float(p):.4f}" for p in self.points)
+        more = "the same" if self.points[0] == self.points[1] else "fewer"
+        return (f"{self.above} is ahead of {self.below} on {self.step} ({self.values[0]} v {self.values[1]}) "
+                f"but has {more} points ({a} v {b})")
+
+
+def inversions(records: Sequence[PlayerHeats], settings: Settings) -> tuple[Inversion, ...]:
+    """Every pair (x, y) the precedence puts x above y while total(x) <= total(y) (RULES.md 5.6).
+
+    With ``ratio_cap`` 10 and at most 5 games a player there are none (RULES.md 5.6). Pairs come in
+    precedence order of x, then of y (equal precedence: more points first, then by name).
+    """
+    steps = precedence_steps(settings)
+    keyed = sorted(((_precedence_key(r, steps), r) for r in records),
+                   key=lambda kr: (tuple(-v for v in kr[0]), -kr[1].points, kr[1].player))
+    found: list[Inversion] = []
+    for kx, x in keyed:
+        for ky, y in keyed:
+            if kx > ky and x.points <= y.points:
+                i = next(i for i, (a, b) in enumerate(zip(kx, ky)) if a != b)
+                found.append(Inversion(above=x.player, below=y.player, step=steps[i][0], values=(kx[i], ky[i]),
+                                       points=(x.points, y.points)))
+    return tuple(found)
+
+
+class Status(enum.Enum):
+    """Where a player stands for the semifinal (RULES.md 5.5)."""
+
+    QUALIFIED = "qualified"
+    ALTERNATE = "alternate"
+    """In order: :attr:`QualifierRow.alternate` is 1 for the first."""
+    TIED = "tied"
+    """Exactly equal with players across a cut (qualifier / alternate k / out); the GM decides."""
+    OUT = "out"
+    """Below the alternates, or no points at all (no first or second)."""
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QualifierRow:
+    """One line of the Qualifiers tab."""
+
+    rank: int
+    """Shared by players exactly equal (1, 2, 2, 4)."""
+    player: PlayerId
+    heats_played: int
+    wins: int
+    first_heat_win: bool
+    seconds: int
+    points: Fraction
+    status: Status
+    alternate: int | None = None
+    """k for alternate k, else ``None``."""
+    note: str = ""
+    """How a tie at a cut stands, naming the others; empty when nothing is tied across a cut."""
+
+    @property
+    def status_text(self) -> str:
+        """``qualified``, ``alternate 2``, ``tied`` or ``out``."""
+        return _status_name(self.status, self.alternate)
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Qualification:
+    """Everything the Qualifiers tab and the ``qualify`` command show."""
+
+    method: str
+    """``HMW`` or ``HSW``."""
+    ranking: str
+    precedence: str
+    qualifiers: int
+    alternates: int
+    rows: tuple[QualifierRow, ...]
+    """In ranking order; equal players by name."""
+    inversions: tuple[Inversion, ...]
+    """Every pair where the precedence and the totals disagree (RULES.md 5.6); under ``ranking: latto``
+    these are the GM's to look at, under ``precedence`` they only say where the totals differ."""
+    pending: tuple[tuple[int, int], ...]
+    """(heat, table) of the tables with no result typed yet."""
+
+
+def _positional(position: int, points: Fraction, settings: Settings) -> tuple[Status, int | None]:
+    """The status of the ``position``-th player (from 1) if nobody were tied (RULES.md 5.5)."""
+    if points == 0:
+        return Status.OUT, None
+    if position <= settings.qualifiers:
+        return Status.QUALIFIED, None
+    if position <= settings.qualifiers + settings.alternates:
+        return Status.ALTERNATE, position - settings.qualifiers
+    return Status.OUT, None
+
+
+def _status_name(status: Status, alternate: int | None) -> str:
+    return f"alternate {alternate}" if status is Status.ALTERNATE else str(status.value)
+
+
+def qualify(games: Sequence[HeatGame], settings: Settings) -> Qualification:
+    """Rank every player with a row in Heats and mark qualifiers, alternates and ties (RULES.md 5.5, 5.6).
+
+    ``ranking: latto`` ranks by the Latto total. ``ranking: precedence`` ranks by
+    :func:`precedence_steps`, then the total as the GM tiebreak; ``wbc2008`` adds average finish
+    (lower first) and a seeded dice roll (``random.Random(f"{seed}:dice:{player}")``). The top
+    ``qualifiers`` qualify and the next ``alternates`` are alternates in order; players without points
+    are neither. Players exactly equal on the ranking are never split: when a cut runs through them,
+    each is ``TIED`` and the note names the others; when the dice roll decided across a cut, the note
+    says so.
+    """
+    records = player_heats(games, settings)
+    steps = precedence_steps(settings)
+    dice = settings.ranking == "precedence" and settings.precedence == "wbc2008"
+
+    def key(r: PlayerHeats) -> tuple[Fraction, ...]:
+        if settings.ranking == "latto":
+            return (r.points,)
+        own = (*(Fraction(v) for v in _precedence_key(r, steps)), r.points)
+        if settings.precedence == "wbc2008":
+            avg = r.average_finish
+            own = (*own, Fraction(avg is not None), -(avg or Fraction(0)))
+        return own
+
+    def dice_roll(r: PlayerHeats) -> int:
+        return random.Random(f"{settings.seed}:dice:{r.player}").getrandbits(64) if dice else 0
+
+    ordered = sorted(records, key=lambda r: r.player)
+    ordered.sort(key=lambda r: (key(r), dice_roll(r)), reverse=True)
+    positional = [_positional(i, r.points, settings) for i, r in enumerate(ordered, start=1)]
+    rows: list[QualifierRow] = []
+    end = 0
+    for _, equal in itertools.groupby(ordered, key=key):
+        group = list(equal)
+        start, end = end, end + len(group)
+        split = len({positional[i] for i in range(start, end)}) > 1
+        names = [r.player for r in group]
+        where = f"places {start + 1}-{end}"
+        for i, r in enumerate(group, start=start):
+            others = ", ".join(n for n in names if n != r.player)
+            status, alternate = positional[i]
+            note = ""
+            if split and dice:
+                note = (f"equal with {others} until the dice roll (wbc2008 step 8, seed {settings.seed}), "
+                        f"which decided {where}")
+            elif split:
+                status, alternate = Status.TIED, None
+                cuts = " / ".join(dict.fromkeys(_status_name(*positional[j]) for j in range(start, end)))
+                note = f"tied with {others} for {where} ({cuts}); the GM decides"
+            rank = start + 1 if not dice else i + 1
+            rows.append(QualifierRow(rank=rank, player=r.player, heats_played=r.heats_played, wins=r.wins,
+                                     first_heat_win=r.first_heat_win, seconds=r.seconds, points=r.points,
+                                     status=status, alternate=alternate, note=note))
+    return Qualification(method=settings.method.upper(), ranking=settings.ranking, precedence=settings.precedence,
+                         qualifiers=settings.qualifiers, alternates=settings.alternates, rows=tuple(rows),
+                         inversions=inversions(records, settings),
+                         pending=tuple(sorted((g.heat, g.table) for g in games if not g.has_results)))
