@@ -110,8 +110,8 @@ def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None
     lines = [f"{'Would create' if dry_run else 'Created'} {backend.label} ({format}): {names}"]
     if kept:
         lines.append(f"Kept as they were: {', '.join(kept)}")
-    verb = "pair" if format == "swiss" else "seat --heat 1"
-    lines.append(f"Next: list the players in Players, then run: sheetswiss {verb} {backend.label}")
+    command = f"pair {backend.label}" if format == "swiss" else f"seat {backend.label} --heat 1"
+    lines.append(f"Next: list the players in Players, then run: sheetswiss {command}")
     return Report(tuple(lines))
 
 
