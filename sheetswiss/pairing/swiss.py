@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import final
@@ -24,7 +24,8 @@ from ..results import ResultKind
 from ..scoring import pairing_scale_for
 from ..standings import compute_standings
 from ..tiebreaks import chain
-from .matching import min_cost_perfect_matching
+from .engine import Proof, solve_round
+from .engine import fractions as level_fractions
 
 __all__ = ["LEVELS", "Pairing", "Table", "check_pairing", "pair_round", "triangle"]
 
@@ -76,6 +77,8 @@ class Pairing:
     notes: tuple[str, ...] = ()
     """Relaxations the pairing needed (a second bye, rematches), for the command's output."""
     explanation: tuple[str, ...] = field(default=(), compare=False)
+    proof: Proof | None = field(default=None, compare=False)
+    """Whether the pairing is proven to be the cheapest of all, and the gap if not (RULES.md 2.1)."""
 
     @property
     def bye(self) -> PlayerId | None:
@@ -271,24 +274,32 @@ def _encode(levels: Mapping[tuple[int, int], list[Fraction]], pairs: int) -> dic
 
 def _solve(event: Event, state: _State, bye_pool: frozenset[PlayerId], rematches: bool
            ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], list[Fraction]]] | None:
-    n = len(state.order)
-    levels: dict[tuple[int, int], list[Fraction]] = {}
-    draw = random.Random(f"{event.settings.seed}:edges:{state.round}").randrange
-    for i in range(n):  # canonical order: pairs of ranking positions, the bye (position n) last
-        for j in range(i + 1, n + n % 2):
-            tie_break = Fraction(draw(65536))  # drawn for every pair, so it never depends on which edges exist
-            if j == n:
-                if state.order[i] in bye_pool:
-                    levels[i, n] = _edge_levels(event, state, i, n, False)
-                    levels[i, n][9] = tie_break
-                continue
-            met = frozenset((state.order[i], state.order[j])) in state.met
-            if not met or rematches:
-                levels[i, j] = _edge_levels(event, state, i, j, met)
-                levels[i, j][9] = tie_break
-    nodes = list(range(n + n % 2))
-    matching = min_cost_perfect_matching(nodes, _encode(levels, len(nodes) // 2))
-    return None if matching is None else (matching, levels)
+    """The cheapest perfect matching (pairs of ranking positions, the bye is position n) and the level
+    costs of its edges; ``None`` when no perfect matching exists."""
+    solved = _solve_proved(event, state, bye_pool, rematches)
+    return None if solved is None else solved[:2]
+
+
+def _solve_proved(event: Event, state: _State, bye_pool: frozenset[PlayerId], rematches: bool
+                  ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], list[Fraction]], Proof] | None:
+    """:func:`_solve` with the proof of optimality (:mod:`.engine`: sparse graph, local exact solves,
+    LP duals checked against every pair of the complete graph)."""
+    solved = solve_round(event, state, bye_pool, rematches, progress=_progress)
+    if solved is None:
+        return None
+    matching, costs, proof = solved
+    levels = {(i, j): level_fractions(costs, i, j) for i, j in matching}
+    return matching, levels, proof
+
+
+_progress: Callable[[str], None] | None = None
+"""Where long solves report progress (set by :func:`report_progress_to`)."""
+
+
+def report_progress_to(callback: Callable[[str], None] | None) -> None:
+    """Send progress lines of solves that take long (widening, fallbacks) to ``callback``."""
+    global _progress
+    _progress = callback
 
 
 def pair_round(event: Event) -> Pairing:
@@ -311,9 +322,9 @@ def pair_round(event: Event) -> Pairing:
     if n % 2 and not pool:
         notes.append("everyone has had a bye, so anyone may take this one (RULES.md 2.4)")
         pool = everyone
-    solved = _solve(event, state, pool, rematches=False)
+    solved = _solve_proved(event, state, pool, rematches=False)
     if solved is None and pool != everyone:
-        solved = _solve(event, state, everyone, rematches=False)
+        solved = _solve_proved(event, state, everyone, rematches=False)
         if solved is not None:
             notes.append("no pairing gives the bye to a player without one; a second bye was needed")
     if solved is None:
@@ -321,11 +332,11 @@ def pair_round(event: Event) -> Pairing:
             raise SheetswissError(
                 f"round {round_} cannot be paired without a rematch (rematch_fallback is error): "
                 + ", ".join(state.order))
-        solved = _solve(event, state, everyone, rematches=True)
+        solved = _solve_proved(event, state, everyone, rematches=True)
         if solved is None:
             raise SheetswissError(f"round {round_} cannot be paired")
-    matching, levels = solved
-    return _pairing(event, state, matching, levels, notes)
+    matching, levels, proof = solved
+    return replace(_pairing(event, state, matching, levels, notes), proof=proof)
 
 
 def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
