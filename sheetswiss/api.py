@@ -125,7 +125,7 @@ def _cells(cells: list[str], limit: int = 8) -> str:
 
 
 def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dry_run: bool = False,
-         now: dt.datetime | None = None) -> Report:
+         now: dt.datetime | None = None, progress: Callable[[str], None] | None = None) -> Report:
     """Pair the next round (or, with ``redo``, the last one again while none of its results is in).
 
     Appends the round's rows to Results and rewrites Pairings; refuses, naming the cells, while
@@ -145,7 +145,7 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     limit = event.settings.rounds
     if limit is not None and event.paired_rounds >= limit:
         raise SheetswissError(f"Settings: all {limit} rounds are paired (setting rounds); raise it to pair more")
-    pairing = pair_round(event)
+    pairing = pair_round(event, progress=progress)
     problems = check_pairing(event, pairing)
     if problems:  # a bug, not bad input: never write a broken pairing
         raise RuntimeError("pairing failed its own check: " + "; ".join(problems))
@@ -170,6 +170,8 @@ def _pair_lines(pairing: Pairing, written: str, explain: bool, dry_run: bool) ->
              + (f", bye: {pairing.bye}" if pairing.bye else "")
              + ("; no rematches" if not pairing.rematches else "")]
     lines.extend(pairing.notes)
+    if pairing.proof is not None:
+        lines.append(pairing.proof.text())
     lines.extend(f"  {t.number:>3}  {t.a}  v  {t.b}" for t in games[:10])
     if len(games) > 10:
         lines.append(f"  ... {len(games) - 10} more tables in Pairings")

@@ -117,7 +117,9 @@ def pair(source: str, credentials: str | None, redo: bool, explain: bool, dry_ru
     """
     from . import api
 
-    click.echo(api.pair(backend(source, credentials), redo=redo, explain=explain, dry_run=dry_run).text())
+    report = api.pair(backend(source, credentials), redo=redo, explain=explain, dry_run=dry_run,
+                      progress=lambda line: click.echo(line, err=True))
+    click.echo(report.text())
 
 
 @cli.command()

@@ -29,7 +29,7 @@ def test_rules_2_5_worked_example() -> None:
     event = make_event(names)
     solved = _solve(event, state, frozenset(names), rematches=False)
     assert solved is not None
-    matching, levels = solved
+    matching, levels, _ = solved
     assert [names[i] + names[j] for i, j in matching] == ["AC", "BD", "EF", "GH"]
     assert sum(levels[e][2] for e in matching) == 2
     assert sum(levels[e][5] for e in matching) == 6

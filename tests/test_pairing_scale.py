@@ -14,7 +14,7 @@ from sheetswiss.model import Event, Player
 from sheetswiss.pairing import pair_round
 from sheetswiss.pairing.engine import Costs, edge_draws
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
-from sheetswiss.pairing.swiss import _edge_levels, _solve_proved, _state
+from sheetswiss.pairing.swiss import _edge_levels, _solve, _state
 from sheetswiss.settings import Settings
 
 from .helpers import add_round, random_results
@@ -65,7 +65,7 @@ def _check_round(event: Event) -> None:
     state = _state(event, event.paired_rounds + 1)
     pool = state.bye_eligible or frozenset(state.order)
     for rematches in (False, True):
-        solved = _solve_proved(event, state, pool, rematches)
+        solved = _solve(event, state, pool, rematches)
         best = _reference_cost(event, pool, rematches)
         assert (solved is None) == (best is None)
         if solved is None or best is None:

@@ -92,9 +92,10 @@ class Proof:
     def text(self) -> str:
         """One line for the command's output."""
         if self.proven:
-            return f"optimal: proven over all pairs ({self.method}, {self.candidate_edges} candidate edges)"
+            return (f"Optimal: no pairing of the whole field costs less (proven; {self.method}, "
+                    f"{self.candidate_edges} candidate edges)")
         levels = ", ".join(str(v) for v in self.gap_levels)
-        return f"not proven optimal: at most [{levels}] above the optimum ({self.method})"
+        return f"Not proven optimal: at most [{levels}] above the optimum ({self.method})"
 
 
 def edge_draws(seed: int, round_: int, count: int) -> np.ndarray:

@@ -256,35 +256,13 @@ def _edge_levels(event: Event, state: _State, i: int, j: int, rematch: bool) -> 
     return c
 
 
-def _encode(levels: Mapping[tuple[int, int], list[Fraction]], pairs: int) -> dict[tuple[int, int], int]:
-    """One integer per edge whose sum orders matchings lexicographically (RULES.md 2.1).
-
-    Each level is first scaled to integers (T(d) on half-point distances has halves), then
-    M_10 = 1 and M_k = M_(k+1) * (1 + P * max_(k+1)), so a level outweighs every lower one.
-    """
-    width = len(LEVELS)
-    scale = [math.lcm(*(v[k].denominator for v in levels.values()), 1) for k in range(width)]
-    ints = {e: [int(v[k] * scale[k]) for k in range(width)] for e, v in levels.items()}
-    multiplier = [1] * width
-    for k in range(width - 2, -1, -1):
-        top = max((v[k + 1] for v in ints.values()), default=0)
-        multiplier[k] = multiplier[k + 1] * (1 + pairs * top)
-    return {e: sum(v[k] * multiplier[k] for k in range(width)) for e, v in ints.items()}
-
-
-def _solve(event: Event, state: _State, bye_pool: frozenset[PlayerId], rematches: bool
-           ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], list[Fraction]]] | None:
-    """The cheapest perfect matching (pairs of ranking positions, the bye is position n) and the level
-    costs of its edges; ``None`` when no perfect matching exists."""
-    solved = _solve_proved(event, state, bye_pool, rematches)
-    return None if solved is None else solved[:2]
-
-
-def _solve_proved(event: Event, state: _State, bye_pool: frozenset[PlayerId], rematches: bool
-                  ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], list[Fraction]], Proof] | None:
-    """:func:`_solve` with the proof of optimality (:mod:`.engine`: sparse graph, local exact solves,
-    LP duals checked against every pair of the complete graph)."""
-    solved = solve_round(event, state, bye_pool, rematches, progress=_progress)
+def _solve(event: Event, state: _State, bye_pool: frozenset[PlayerId], rematches: bool,
+           progress: Callable[[str], None] | None = None
+           ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], list[Fraction]], Proof] | None:
+    """The cheapest perfect matching (pairs of ranking positions, the bye is position n), the level
+    costs of its edges and the proof of optimality (:mod:`.engine`: sparse graph, local exact solves,
+    LP duals checked against every pair of the complete graph); ``None`` when no perfect matching exists."""
+    solved = solve_round(event, state, bye_pool, rematches, progress=progress)
     if solved is None:
         return None
     matching, costs, proof = solved
@@ -292,18 +270,10 @@ def _solve_proved(event: Event, state: _State, bye_pool: frozenset[PlayerId], re
     return matching, levels, proof
 
 
-_progress: Callable[[str], None] | None = None
-"""Where long solves report progress (set by :func:`report_progress_to`)."""
-
-
-def report_progress_to(callback: Callable[[str], None] | None) -> None:
-    """Send progress lines of solves that take long (widening, fallbacks) to ``callback``."""
-    global _progress
-    _progress = callback
-
-
-def pair_round(event: Event) -> Pairing:
+def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -> Pairing:
     """Pair the next round of ``event`` (RULES.md section 2): the cheapest perfect matching.
+
+    ``progress`` receives a line whenever a large solve widens its graph or falls back.
 
     Tries, in order: no rematch and the bye only for players without one; then the bye for
     anyone (RULES.md 2.3: relaxed before rematches); then, under ``rematch_fallback: fewest``,
@@ -322,9 +292,9 @@ def pair_round(event: Event) -> Pairing:
     if n % 2 and not pool:
         notes.append("everyone has had a bye, so anyone may take this one (RULES.md 2.4)")
         pool = everyone
-    solved = _solve_proved(event, state, pool, rematches=False)
+    solved = _solve(event, state, pool, False, progress)
     if solved is None and pool != everyone:
-        solved = _solve_proved(event, state, everyone, rematches=False)
+        solved = _solve(event, state, everyone, False, progress)
         if solved is not None:
             notes.append("no pairing gives the bye to a player without one; a second bye was needed")
     if solved is None:
@@ -332,7 +302,7 @@ def pair_round(event: Event) -> Pairing:
             raise SheetswissError(
                 f"round {round_} cannot be paired without a rematch (rematch_fallback is error): "
                 + ", ".join(state.order))
-        solved = _solve_proved(event, state, everyone, rematches=True)
+        solved = _solve(event, state, everyone, True, progress)
         if solved is None:
             raise SheetswissError(f"round {round_} cannot be paired")
     matching, levels, proof = solved
