@@ -13,8 +13,10 @@ import datetime as dt
 import hashlib
 import json
 import secrets
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 
 from .backends import sheet_key
@@ -25,18 +27,22 @@ from .heats import HeatGame
 from .heats import qualify as heat_qualify
 from .model import Event, Player
 from .pairing import Pairing, check_pairing, pair_round
+from .playoffs import Bracket
 from .seating import seat_heat
 from .settings import Settings
-from .standings import compute_standings
+from .standings import compute_standings, making_cut, top_cut
 from .standings import explain as explain_standing
-from .workbook.contract import GM_TABS, RESULTS
-from .workbook.parse import parse_event, parse_players, parse_settings_tab, parse_signups
+from .tiebreaks import number_text
+from .workbook.contract import GM_TABS, PLAYOFFS, RESULTS
+from .workbook.parse import cell_text, parse_event, parse_players, parse_settings_tab, parse_signups
 from .workbook.parse_heats import parse_heats
 from .workbook.render import (
     copied_tabs,
     heats_append,
     log_tab,
     pairings_tab,
+    plan_tab,
+    playoffs_tab,
     qualifiers_tab,
     results_append,
     seating_tab,
@@ -44,7 +50,21 @@ from .workbook.render import (
     template_tabs,
 )
 
-__all__ = ["Report", "copy", "login", "new", "open_backend", "pair", "publish", "qualify", "seat", "standings"]
+__all__ = [
+    "Report",
+    "copy",
+    "login",
+    "new",
+    "open_backend",
+    "pair",
+    "plan",
+    "playoffs",
+    "publish",
+    "qualify",
+    "rating",
+    "seat",
+    "standings",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +116,8 @@ def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None
     if isinstance(backend, ExcelBackend):
         if backend.exists():
             raise WorkbookUnavailable(f"{backend.label}: already exists; sheetswiss new never overwrites a workbook")
+        if not backend.path.parent.is_dir():
+            raise WorkbookUnavailable(f"{backend.path.parent}: no such folder; create it first or pick another path")
     else:  # a Google Sheet exists already: lay the tabs into it, keeping every tab it has
         existing = backend.read()
     seed = secrets.randbelow(10**6) if seed is None else seed
@@ -107,12 +129,28 @@ def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None
     if not dry_run:
         backend.write(Changes(new_tabs=tabs[:-1], tool_tabs=tabs[-1:]))
     names = ", ".join(t.name for t in tabs if t.name not in kept)
-    lines = [f"{'Would create' if dry_run else 'Created'} {backend.label} ({format}): {names}"]
+    if names:
+        lines = [f"{'Would create' if dry_run else 'Created'} {backend.label} ({format}): {names}"]
+    else:
+        lines = [f"{backend.label} has every tab already; nothing was created (the Log has a row for this run)"]
     if kept:
         lines.append(f"Kept as they were: {', '.join(kept)}")
     command = f"pair {backend.label}" if format == "swiss" else f"seat {backend.label} --heat 1"
     lines.append(f"Next: list the players in Players, then run: sheetswiss {command}")
     return Report(tuple(lines))
+
+
+def _unlisted(event: Event) -> list[str]:
+    """Warnings for players who should have played a paired round but have no row in it (a deleted
+    row?); they count as absent, which a GM should know."""
+    lines = []
+    for r in range(1, event.paired_rounds + 1):
+        listed = {n for g in event.games_in(r) for n in (g.a, g.b) if n}
+        missing = [p.name for p in event.players if p.plays_in(r) and p.name not in listed]
+        if missing:
+            lines.append(f"Results: {', '.join(missing)} have no row in round {r} and count as absent there; "
+                         "if a row was deleted, type it again (or set their Status)")
+    return lines
 
 
 def _missing_results(event: Event) -> list[str]:
@@ -145,6 +183,8 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     limit = event.settings.rounds
     if limit is not None and event.paired_rounds >= limit:
         raise SheetswissError(f"Settings: all {limit} rounds are paired (setting rounds); raise it to pair more")
+    for line in _unlisted(event):
+        warnings.warn(line, stacklevel=2)
     pairing = pair_round(event, progress=progress)
     problems = check_pairing(event, pairing)
     if problems:  # a bug, not bad input: never write a broken pairing
@@ -206,12 +246,16 @@ def standings(source: str | Backend, *, explain: str | None = None, dry_run: boo
     backend = open_backend(source)
     book = backend.read()
     event = parse_event(book)
+    for line in _unlisted(event):
+        warnings.warn(line, stacklevel=2)
     table = compute_standings(event)
     when = _now(now)
     lines = [f"Standings after round {table.rounds} ({len(table.rows)} players)"]
     for row in table.rows[:10]:
         rank = f"{row.rank}{'=' if row.shared else ''}"
         lines.append(f"  {rank:>4}  {row.player:<28} {row.points}")
+    if len(table.rows) > 10:
+        lines.append(f"  ... {len(table.rows) - 10} more in the Standings tab")
     if explain:
         player = next((p.name for p in event.players if p.name.lower() == explain.strip().lower()), None)
         if player is None:
@@ -365,3 +409,146 @@ def qualify(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
         lines.extend(f"  {inv.text}" for inv in result.inversions)
     lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
     return Report(tuple(lines), result)
+
+
+def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
+    """The bracket as the Playoffs tab has it (its seeds and the winners typed in column E), or a new
+    one seeded from the standings' top cut."""
+    from .playoffs import BadWinner, advance, new_bracket
+
+    settings = event.settings
+    rows = book.rows(PLAYOFFS)[2:]
+    seeds = [cell_text(r[7]) for r in rows if len(r) > 7 and cell_text(r[7]) and cell_text(r[6]).isdigit()]
+    notes = []
+    if not seeds:
+        table = compute_standings(event)
+        cut = top_cut(event)
+        if cut < 2:
+            raise SheetswissError("Settings: top_cut is 0, so there is no playoff; set top_cut (4, 8, 16 ...)")
+        seeds = list(making_cut(table, cut))
+        if settings.rounds and table.rounds < settings.rounds:
+            notes.append(f"The Swiss is not finished (round {table.rounds} of {settings.rounds}): "
+                         "these seeds are the current standings")
+        notes.append(f"Seeded the top {len(seeds)} from the standings after round {table.rounds}")
+    bracket = new_bracket(settings.playoff, seeds, order=settings.bracket_order, reset=settings.bracket_reset)
+    known = {name.lower(): name for name in seeds}
+    typed: dict[str, str] = {}
+    where: dict[str, str] = {}
+    for r, row in enumerate(rows, start=3):
+        match_id = cell_text(row[0]) if row else ""
+        winner = cell_text(row[4]) if len(row) > 4 else ""
+        if not match_id or not winner:
+            continue
+        try:
+            bracket.match(match_id)
+        except SheetswissError as e:
+            raise SheetswissError(f"{PLAYOFFS}!A{r}: {e}") from None
+        typed[match_id] = known.get(winner.lower(), winner)
+        where[match_id] = f"{PLAYOFFS}!E{r}"
+    try:
+        return advance(bracket, typed), notes
+    except BadWinner as e:
+        raise SheetswissError(f"{where.get(e.match, PLAYOFFS)}: {e}") from None
+
+
+def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | None = None) -> Report:
+    """Draw or advance the playoff (``playoff`` setting) in the Playoffs tab: the first run seeds the top
+    cut from the standings; the GM types each winner in column E and runs it again to advance."""
+    backend = open_backend(source)
+    book = backend.read()
+    event = parse_event(book)
+    bracket, notes = _typed_bracket(book, event)
+    when = _now(now)
+    written = "Playoffs"
+    changes = Changes(tool_tabs=(
+        playoffs_tab(event.settings.event_name, bracket, when),
+        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "playoffs", checksum(book), written))))
+    if not dry_run:
+        backend.write(changes)
+    lines = [f"Playoff ({bracket.system}) of {len(bracket.seeds)}: " + ", ".join(
+        f"{i}. {name}" for i, name in enumerate(bracket.seeds, start=1))]
+    lines.extend(notes)
+    if bracket.champion:
+        lines.append(f"Champion: {bracket.champion}")
+    else:
+        lines.extend(f"  to play: {m.id} ({m.label}) {m.a.text} v {m.b.text}" for m in bracket.to_play)
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    return Report(tuple(lines), bracket)
+
+
+def plan(source: str | Backend | None = None, *, players: int | None = None, cut: int | None = None,
+         rounds: int | None = None, prizes: Sequence[Fraction] = (), dry_run: bool = False,
+         now: dt.datetime | None = None) -> Report:
+    """The round plan (RULES.md 7): Magic's table, x-1 safe, the Swiss triangle, prizes by record.
+
+    With ``source`` the players, cut and rounds default to the workbook's, and the plan is written
+    to its Plan tab. ``prizes`` are the amounts for x-0, x-1, x-2 ... records.
+    """
+    from .planning import plan as make_plan
+    from .planning import plan_text
+
+    backend = book = event = None
+    if source is not None:
+        backend = open_backend(source)
+        book = backend.read()
+        event = parse_event(book)
+        players = players or len(event.players)
+        cut = top_cut(event) if cut is None else cut
+        rounds = rounds or event.settings.rounds
+    if players is None:
+        raise SheetswissError("plan needs --players N, or an event workbook to count them in")
+    planned_rounds = rounds
+    if prizes:
+        probe = make_plan(players, top_cut=cut if cut is not None else 8, rounds=rounds)
+        planned_rounds = probe.rounds
+    prize_map = {(planned_rounds or 0) - losses: amount for losses, amount in enumerate(prizes)} if prizes else None
+    result = make_plan(players, top_cut=cut if cut is not None else 8, rounds=rounds, prizes=prize_map)
+    lines = plan_text(result)
+    if backend is not None and book is not None and event is not None:
+        when = _now(now)
+        changes = Changes(tool_tabs=(
+            plan_tab(event.settings.event_name, lines, when),
+            log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "plan", checksum(book), "Plan"))))
+        if not dry_run:
+            backend.write(changes)
+        lines = [*lines, ("Dry run, nothing written; would write: " if dry_run else "Written: ") + "Plan, Log"]
+    return Report(tuple(lines), result)
+
+
+def rating(sources: Sequence[str | Backend], *, elo: bool = False) -> Report:
+    """Ratings across past events: the additive W x V rating of seed 002 (RULES.md 8.1), and with
+    ``elo`` an Elo rating from every game (RULES.md 8.3), in the order the events are given."""
+    from .history import RoundKind, history
+    from .rating import Finish, RatedEvent, RatedGame, additive_ratings, elo_ratings
+
+    events = []
+    games = []
+    first: Settings | None = None
+    for source in sources:
+        backend = open_backend(source)
+        event = parse_event(backend.read())
+        first = first or event.settings
+        table = compute_standings(event)
+        recs = history(event, through=table.rounds)
+        byes = {name: sum(r.kind is RoundKind.PAB and r.outcome == "W" for r in rs) for name, rs in recs.items()}
+        finishes = tuple(Finish(player=row.player, place=row.rank, wins=row.wins - byes[row.player],
+                                draws=row.draws, stayed=not row.dropped) for row in table.rows)
+        events.append(RatedEvent(name=event.settings.event_name or backend.label, k=event.settings.rating_k,
+                                 finishes=finishes))
+        for g in event.games:
+            if g.round <= table.rounds and g.b is not None and g.result is not None and g.result.kind.name == "GAME":
+                score = {"A_WINS": Fraction(1), "B_WINS": Fraction(0)}.get(g.result.outcome.name, Fraction(1, 2))
+                games.append(RatedGame(a=g.a, b=g.b, score=score))
+    if first is None:
+        raise SheetswissError("rating needs at least one event workbook")
+    points = additive_ratings(events, draw=Fraction(first.rating_draw), drop_bonus=first.rating_drop_bonus)
+    lines = [f"W x V rating over {len(events)} event(s): " + ", ".join(e.name for e in events)]
+    lines.extend(f"  {i:>4}  {name:<28} {number_text(value, 2):>8}" for i, (name, value) in
+                 enumerate(points.items(), start=1))
+    if elo:
+        ratings = elo_ratings(games, k=float(first.elo_k), start=float(first.elo_start))
+        lines.append(f"Elo from {len(games)} games (K {number_text(first.elo_k)}, "
+                     f"start {number_text(first.elo_start)}):")
+        lines.extend(f"  {name:<28} {value:7.0f}" for name, value in
+                     sorted(ratings.items(), key=lambda kv: (-kv[1], kv[0])))
+    return Report(tuple(lines), points)

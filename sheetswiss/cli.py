@@ -198,6 +198,73 @@ def publish(source: str, credentials: str | None, out: str) -> None:
 
 
 @cli.command()
+@source_argument
+@dry_run_option
+def playoffs(source: str, credentials: str | None, dry_run: bool) -> None:
+    """Draw the playoff of the top cut, or advance it: type winners in the Playoffs tab, run again.
+
+    The system is the playoff setting: single, magic_top2, mcintyre8, mcintyre4 or double.
+
+    Example:
+
+    \b
+        sheetswiss playoffs convention.xlsx
+    """
+    from . import api
+
+    click.echo(api.playoffs(backend(source, credentials), dry_run=dry_run).text())
+
+
+@cli.command()
+@click.argument("source", metavar="[EVENT]", required=False)
+@click.option("--players", type=click.IntRange(2), help="Number of players (default: the event's).")
+@click.option("--cut", type=click.IntRange(0), help="Top cut (default: the event's top_cut, else 8).")
+@click.option("--rounds", type=click.IntRange(1), help="Rounds to plan for (default: the fewest with x-1 safe).")
+@click.option("--prizes", metavar="AMOUNTS", help="Prize for each record from x-0 down, comma-separated: 500,200,50")
+@click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS", help="Google credentials JSON.")
+@dry_run_option
+def plan(source: str | None, players: int | None, cut: int | None, rounds: int | None, prizes: str | None,
+         credentials: str | None, dry_run: bool) -> None:
+    """How many rounds to run, and how many players to expect on each record.
+
+    Magic's table, the rule that x-1 is always safe for the cut, the Swiss triangle, and prizes by
+    record. With an EVENT, the plan is also written to its Plan tab.
+
+    Example:
+
+    \b
+        sheetswiss plan --players 88 --cut 8 --prizes 500,200,50
+    """
+    from fractions import Fraction
+
+    from . import api
+
+    try:
+        amounts = [Fraction(p.strip()) for p in prizes.split(",") if p.strip()] if prizes else []
+    except ValueError:
+        raise BadInput(f"--prizes: {prizes!r} is not a comma-separated list of amounts") from None
+    target = backend(source, credentials) if source else None
+    click.echo(api.plan(target, players=players, cut=cut, rounds=rounds, prizes=amounts, dry_run=dry_run).text())
+
+
+@cli.command()
+@click.argument("sources", metavar="EVENT...", nargs=-1, required=True)
+@click.option("--elo", is_flag=True, help="Also compute Elo ratings from every game, events in the order given.")
+@click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS", help="Google credentials JSON.")
+def rating(sources: tuple[str, ...], elo: bool, credentials: str | None) -> None:
+    """Ratings across past events: seed 002's additive W x V rating, and Elo with --elo.
+
+    Example:
+
+    \b
+        sheetswiss rating spring.xlsx summer.xlsx autumn.xlsx --elo
+    """
+    from . import api
+
+    click.echo(api.rating([backend(s, credentials) for s in sources], elo=elo).text())
+
+
+@cli.command()
 @click.argument("source", metavar="SOURCE")
 @click.argument("destination", metavar="DEST")
 @click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS",

@@ -237,6 +237,22 @@ SPECS: tuple[SettingSpec, ...] = (
                 "the precedence, then total points.", ("heats",), "5.6"),
     SettingSpec("precedence", "seed003", _choice("seed003", "wbc2008"),
                 "seed003: wins, then win in first heat entered; wbc2008: WBC's eight HMW steps.", ("heats",), "5.6"),
+    SettingSpec("playoff", "single", _choice("single", "magic_top2", "mcintyre8", "mcintyre4", "double"),
+                "Playoff after the Swiss: single (elimination), magic_top2 (seeds 1-2 into the semifinals), "
+                "mcintyre8, mcintyre4, double (elimination).", ("swiss",), "6"),
+    SettingSpec("bracket_order", "fold", _choice("fold", "ncaa"),
+                "Elimination draw: fold (1-8, 4-5, 2-7, 3-6) or ncaa (seed 2 at the bottom).", ("swiss",), "6.1"),
+    SettingSpec("bracket_reset", "yes", _yes_no,
+                "Double elimination: a second grand final if the losers' bracket champion wins the first.",
+                ("swiss",), "6.6"),
+    SettingSpec("rating_draw", "1/3", _choice("1/3", "1/2", "0"),
+                "W x V rating: what a drawn match adds to W (1/3, 1/2 or 0 of a win).", (), "8.1"),
+    SettingSpec("rating_drop_bonus", "yes", _yes_no,
+                "W x V rating: W's +1 only for players who stayed to the end (no: for everyone).", (), "8.1"),
+    SettingSpec("rating_k", "8", _number, "W x V rating: this event's K; its points are multiplied by K/8.", ("swiss",),
+                "8.1"),
+    SettingSpec("elo_k", "20", _number, "Elo: the K factor, the most one game can move a rating.", (), "8.3"),
+    SettingSpec("elo_start", "1500", _number, "Elo: the rating of a player with no past game.", (), "8.3"),
 )
 
 _BY_KEY = {spec.key: spec for spec in SPECS}
@@ -297,6 +313,14 @@ class Settings:
     alternates: int = 4
     ranking: str = "latto"
     precedence: str = "seed003"
+    playoff: str = "single"
+    bracket_order: str = "fold"
+    bracket_reset: bool = True
+    rating_draw: str = "1/3"
+    rating_drop_bonus: bool = True
+    rating_k: Fraction = Fraction(8)
+    elo_k: Fraction = Fraction(20)
+    elo_start: Fraction = Fraction(1500)
 
     @property
     def unplayed_rule(self) -> str:

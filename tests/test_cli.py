@@ -249,3 +249,24 @@ def test_a_scale_warning_is_shown_and_the_command_goes_on(tmp_path: Path) -> Non
     code, out, err = run("pair", str(path))
     assert code == 0 and out.startswith("Round 1: 2 tables")
     assert err.startswith("Warning: Settings!B") and "rule 3: best draw 1" in err
+
+
+def test_a_missing_results_row_is_pointed_out(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(6))
+    run("pair", str(path))
+    type_results(path, random_results(1))
+    ExcelBackend(path).fill_cells("Results", {"A2": None, "B2": None, "C2": None, "D2": None, "E2": None})
+    code, _, err = run("standings", str(path))
+    assert code == 0
+    assert "Warning: Results: Player 001, Player 004 have no row in round 1 and count as absent" in err
+
+
+def test_new_into_a_missing_folder(tmp_path: Path) -> None:
+    target = tmp_path / "nowhere" / "ev.xlsx"
+    assert "no such folder" in one_line_error(target, "new", str(target))
+
+
+def test_a_settings_value_without_a_name(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(4))
+    ExcelBackend(path).fill_cells("Settings", {"B60": "x"})
+    assert one_line_error(path, "pair", str(path)) == "Settings!A60: the value 'x' in B60 has no setting name beside it"

@@ -222,3 +222,29 @@ def test_seat_and_qualify_on_a_sheet_in_three_requests_each(fake: FakeSheets) ->
     code, out, err = run("qualify", KEY)
     assert code == 0 and "qualified" in out, err
     assert len(fake.log) - before == 3
+
+
+def service_account_key(path: Path, token_uri: str) -> Path:
+    """A well-formed service-account key (a fresh RSA key) whose token endpoint is ``token_uri``."""
+    import json
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    pem = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    path.write_text(json.dumps({
+        "type": "service_account", "project_id": "p", "private_key_id": "k", "private_key": pem,
+        "client_email": "gm-bot@p.iam.gserviceaccount.com", "client_id": "1", "token_uri": token_uri}))
+    return path
+
+
+def test_sign_in_failures_are_one_clear_line(fake: FakeSheets, monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    monkeypatch.delenv("SHEETSWISS_SHEETS_ENDPOINT")
+    refused = service_account_key(tmp_path / "refused.json", f"{fake.url}/token")
+    code, _, err = run("pair", f"gsheet:{KEY}", "--credentials", str(refused))
+    assert code == 2 and err.startswith(f"Error: gsheet:{KEY}: Google refused the credentials"), err
+    unreachable = service_account_key(tmp_path / "offline.json", "http://127.0.0.1:9/token")
+    code, _, err = run("pair", f"gsheet:{KEY}", "--credentials", str(unreachable))
+    assert code == 2 and "cannot reach Google to sign in" in err, err

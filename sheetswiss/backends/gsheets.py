@@ -286,6 +286,18 @@ class GoogleSheetsBackend:
         except requests.ConnectionError as e:
             raise WorkbookUnavailable(f"{self.label}: cannot reach Google Sheets ({type(e).__name__}); "
                                       "check the network and run again; nothing was written") from None
+        except Exception as e:
+            from google.auth.exceptions import RefreshError, TransportError
+
+            if isinstance(e, RefreshError):
+                raise WorkbookUnavailable(
+                    f"{self.label}: Google refused the credentials ({_first_line(e)}); check that the key is "
+                    "current (make a new one in the Google Cloud console if it was deleted)") from None
+            if isinstance(e, TransportError):
+                raise WorkbookUnavailable(
+                    f"{self.label}: cannot reach Google to sign in ({type(e).__name__}); check the network "
+                    "and run again; nothing was written") from None
+            raise
 
     def _call(self, what: str, fn: Callable[[], Any]) -> Any:
         """``fn()``, retried with exponential backoff on 429 and 5xx answers (at most RETRIES tries),
@@ -375,6 +387,10 @@ class GoogleSheetsBackend:
         body = {"requests": requests_}
         self._call("write", lambda: http.batch_update(self.key, body))
         self._meta = None
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
 
 
 def _trim(row: tuple[Value, ...]) -> list[Value]:

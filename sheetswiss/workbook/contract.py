@@ -8,7 +8,9 @@ __all__ = [
     "HEATS",
     "LOG",
     "PAIRINGS",
+    "PLAN",
     "PLAYERS",
+    "PLAYOFFS",
     "QUALIFIERS",
     "RESULTS",
     "SEATING",
@@ -26,6 +28,8 @@ LOG = "Log"
 HEATS = "Heats"
 QUALIFIERS = "Qualifiers"
 SEATING = "Seating"
+PLAYOFFS = "Playoffs"
+PLAN = "Plan"
 
 GM_TABS = (SETTINGS, PLAYERS, RESULTS, HEATS)
 """Tabs the GM owns: the tool reads them and only appends rows to Results and Heats."""

@@ -98,6 +98,8 @@ def parse_settings_tab(book: Book) -> Settings:
     for r, row in enumerate(book.rows(SETTINGS)[1:], start=2):
         key = cell_text(row[0]) if row else ""
         value = cell_text(row[1]) if len(row) > 1 else ""
+        if not key and value:
+            raise BadSetting(f"{SETTINGS}!A{r}: the value {value!r} in B{r} has no setting name beside it")
         if key and not key.startswith("#"):
             triples.append((r, key, value))
     settings = parse_settings(triples, SETTINGS)

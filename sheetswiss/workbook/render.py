@@ -14,6 +14,7 @@ from ..backends.base import Append, Band, Book, Tab, TabFormat, Value
 from ..heats import Qualification, Status
 from ..model import Event, PlayerId
 from ..pairing import Pairing
+from ..playoffs import Bracket
 from ..seating import Seating
 from ..settings import SPECS
 from ..standings import Standings, making_cut, top_cut
@@ -24,7 +25,9 @@ from .contract import (
     HEATS,
     LOG,
     PAIRINGS,
+    PLAN,
     PLAYERS,
+    PLAYOFFS,
     QUALIFIERS,
     RESULTS,
     SEATING,
@@ -42,6 +45,8 @@ __all__ = [
     "log_tab",
     "number",
     "pairings_tab",
+    "plan_tab",
+    "playoffs_tab",
     "qualifiers_tab",
     "results_append",
     "seating_tab",
@@ -324,3 +329,72 @@ def copied_tabs(book: Book) -> tuple[Tab, ...]:
                             bands=(Band(header, header, 1, width, bold=True),))
         tabs.append(Tab(name, rows, fmt))
     return tuple(tabs)
+
+
+PLAYOFF_COLUMNS = ("Match", "Round", "Player A", "Player B", "Winner (type here)", "", "Seed", "Player", "")
+"""The Playoffs tab's input area: the GM types each winner in column E; seeds stay in G and H."""
+BRACKET_FIRST_COLUMN = len(PLAYOFF_COLUMNS) + 1
+
+
+def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime) -> Tab:
+    """Playoffs: one row per match with a Winner cell for the GM, the seeds, and the bracket drawn to the
+    right, rounds as columns, each match two cells with a line under it, winners in bold."""
+    rounds = max(m.round for m in bracket.matches)
+    header = (*PLAYOFF_COLUMNS, *(f"Round {r}" for r in range(1, rounds + 1)))
+    grid: dict[tuple[int, int], Value] = {}
+    for i, m in enumerate(bracket.matches):
+        row = 3 + i
+        for c, value in enumerate((m.id, m.round, m.a.text, m.b.text, m.winner if m.typed else None), start=1):
+            grid[row, c] = value
+        if m.walkover and not m.typed:
+            grid[row, 9] = "walkover"
+    for i, seed in enumerate(bracket.seeds):
+        grid[3 + i, 7], grid[3 + i, 8] = i + 1, seed
+    bands = [Band(3, 2 + len(bracket.matches), 5, 5, fill=NOTE_FILL)]
+    depth: dict[int, int] = {}
+    for m in bracket.matches:
+        column = BRACKET_FIRST_COLUMN + m.round - 1
+        top = 3 + 3 * depth.get(m.round, 0)
+        depth[m.round] = depth.get(m.round, 0) + 1
+        label = f"{m.label}" + (f" ({m.section})" if m.section else "")
+        grid[top, column] = f"{label}: {m.a.text}"
+        grid[top + 1, column] = f"v {m.b.text}" + (f"  → {m.winner}" if m.winner else "")
+        bands.append(Band(top, top + 1, column, column, fill=HEADER_FILL if m.winner else CUT_FILL,
+                          border_below=True, bold=m.winner is not None))
+    height = max(r for r, _ in grid)
+    body = [[grid.get((r, c)) for c in range(1, len(header) + 1)] for r in range(3, height + 1)]
+    footer = []
+    if bracket.champion:
+        footer.append(f"Champion: {bracket.champion}")
+    elif bracket.to_play:
+        footer.append("To play now: " + ", ".join(f"{m.id} {m.a.text} v {m.b.text}" for m in bracket.to_play))
+    footer.append("Type each winner's name in column E and run sheetswiss playoffs again to advance.")
+    title = f"{event_name or 'Playoffs'}: {bracket.system} playoff, {when:%Y-%m-%d %H:%M}"
+    tab = tool_tab(PLAYOFFS, title, header, body, bands, footer)
+    widths = list(tab.format.widths)
+    for c in range(BRACKET_FIRST_COLUMN - 1, len(widths)):
+        widths[c] = max(widths[c], 34)
+    return Tab(tab.name, tab.rows, TabFormat(freeze_rows=tab.format.freeze_rows, widths=tuple(widths),
+                                             bands=tab.format.bands, landscape=True, text_columns=(5,)))
+
+
+def plan_tab(event_name: str, lines: Sequence[str], when: dt.datetime) -> Tab:
+    """Plan: the round plan as ``plan`` prints it, its tables split into cells."""
+    body: list[list[Value]] = []
+    for line in lines:
+        if " | " in line:
+            cells: list[Value] = [part.strip() for part in line.split(" | ")]
+            body.append([float(c) if isinstance(c, str) and _is_number(c) else c for c in cells])
+        else:
+            body.append([line])
+    title = f"{event_name or 'Plan'}: round plan, {when:%Y-%m-%d %H:%M}"
+    tab = tool_tab(PLAN, title, ("Plan",), body)
+    return Tab(tab.name, tab.rows, TabFormat(freeze_rows=2, widths=(14, *([9] * 20)), bands=tab.format.bands))
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,96 @@
+"""playoffs, plan and rating through the commands, on real workbooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from sheetswiss import demo
+from sheetswiss.backends.excel import ExcelBackend
+from sheetswiss.cli import cli
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("demo")
+    demo.run(folder, progress=lambda line: None)
+    return folder / "sheetswiss-demo.xlsx"
+
+
+def playoff_event(finished: Path, tmp_path: Path, system: str) -> Path:
+    path = tmp_path / f"{system}.xlsx"
+    path.write_bytes(finished.read_bytes())
+    backend = ExcelBackend(path)
+    rows = backend.read().rows("Settings")
+    row = next(r for r, values in enumerate(rows, start=1) if values and values[0] == "playoff")
+    backend.fill_cells("Settings", {f"B{row}": system})
+    return path
+
+
+@pytest.mark.parametrize("system", ["single", "magic_top2", "mcintyre8", "double"])
+def test_every_bracket_advances_to_a_champion_as_winners_are_typed(finished: Path, tmp_path: Path,
+                                                                  system: str) -> None:
+    path = playoff_event(finished, tmp_path, system)
+    backend = ExcelBackend(path)
+    for _ in range(20):
+        code, out, err = run("playoffs", str(path))
+        assert code == 0, err
+        if "Champion: " in out:
+            break
+        rows = backend.read().rows("Playoffs")
+        typed = {f"E{r}": row[2] for r, row in enumerate(rows[2:], start=3)
+                 if row and isinstance(row[0], str) and f"{row[0]} (" in out and len(row) > 3}
+        assert typed, out
+        backend.fill_cells("Playoffs", typed)  # Player A wins every match
+    else:
+        pytest.fail("no champion")
+    seeds = [row[7] for row in backend.read().rows("Playoffs")[2:] if len(row) > 7 and row[7]]
+    assert len(seeds) == 8
+    wb = openpyxl.load_workbook(path)
+    assert wb["Playoffs"]["J2"].value == "Round 1"
+
+
+def test_a_winner_not_in_the_match_names_the_cell(finished: Path, tmp_path: Path) -> None:
+    path = playoff_event(finished, tmp_path, "single")
+    assert run("playoffs", str(path))[0] == 0
+    ExcelBackend(path).fill_cells("Playoffs", {"E3": "Nobody"})
+    before = path.read_bytes()
+    code, _, err = run("playoffs", str(path))
+    assert code == 2 and err.startswith("Error: Playoffs!E3: QF1 (Quarterfinal 1, ") and "'Nobody' is not in" in err
+    assert path.read_bytes() == before
+
+
+def test_plan_for_88_players(tmp_path: Path) -> None:
+    code, out, err = run("plan", "--players", "88")
+    assert code == 0, err
+    assert "Planned: 7 rounds." in out
+    assert "integer  | 1    | 5    | 14    | 24" in out
+    code, out, _ = run("plan", "--players", "88", "--prizes", "500,200")
+    assert "prize    | 500  | 200  | 0" in out
+
+
+def test_plan_into_a_workbook(finished: Path, tmp_path: Path) -> None:
+    path = tmp_path / "plan.xlsx"
+    path.write_bytes(finished.read_bytes())
+    code, out, err = run("plan", str(path))
+    assert code == 0 and out.startswith("40 players, top 8.") and out.strip().endswith("Written: Plan, Log"), err
+    rows = ExcelBackend(path).read().rows("Plan")
+    assert any(row and row[0] == "integer" for row in rows)
+
+
+def test_rating_over_two_events(finished: Path, tmp_path: Path) -> None:
+    other = tmp_path / "second.xlsx"
+    demo.run(tmp_path, seed=7, progress=lambda line: None)
+    (tmp_path / "sheetswiss-demo.xlsx").rename(other)
+    code, out, err = run("rating", str(finished), str(other), "--elo")
+    assert code == 0, err
+    assert out.startswith("W x V rating over 2 event(s)")
+    assert "Elo from " in out
