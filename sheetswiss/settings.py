@@ -152,7 +152,8 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("bye_points", "", _number,
                 "Points for a pairing-allocated bye; empty: the scale's own (a win's points).", section="1.3"),
     SettingSpec("scale_check", "error", _choice("error", "warn", "off"),
-                "A custom scale breaking seed 004's rules (RULES.md 1.4): stop with an error, warn, or off.",
+                "A custom scale that breaks the scale rules (win > draw > loss, enough spread, draws worth half): "
+                "stop with an error, warn, or off.",
                 section="1.4"),
     SettingSpec("pairing_points", "", _choice(*POINT_PRESETS),
                 "Scale the pairing uses, as points; empty: the points scale (2/1/0 for game12 and range scales).",
@@ -179,7 +180,7 @@ SPECS: tuple[SettingSpec, ...] = (
                 "Magic percentages (omw, gwp, ogw): the lowest value a player's percentage counts as.",
                 section="4.8"),
     SettingSpec("magic_byes", "mtr", _choice("mtr", "exclude"),
-                "Magic percentages: a bye counts as a 2-0 win (mtr) or is left out (exclude, seed 002).",
+                "Magic percentages: a bye counts as a 2-0 win (mtr) or is left out of the percentages (exclude).",
                 section="4.8"),
     SettingSpec("hct_floor", "-3", _choice("-3", "-2", "none"),
                 "Hearthstone T1: the least one opponent's wins minus losses can add (-3, -2, or none).",
