@@ -16,7 +16,7 @@ from .model import Event, PlayerId
 from .results import Outcome, ResultKind
 from .scoring import Scale, pairing_scale_for, scale_for
 
-__all__ = ["History", "RoundKind", "RoundRecord", "history", "total"]
+__all__ = ["History", "RoundKind", "RoundRecord", "history", "side_bias", "sides_played", "total"]
 
 
 class RoundKind(enum.Enum):
@@ -164,3 +164,17 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
 def total(records: tuple[RoundRecord, ...], *, pairing: bool = False) -> Fraction:
     """A player's points over the records (ranking scale, or the pairing scale)."""
     return sum((r.pairing_points if pairing else r.points for r in records), Fraction(0))
+
+
+def sides_played(records: tuple[RoundRecord, ...]) -> tuple[int, ...]:
+    """The side (1 or 2; White or Black) of each game over the board, in round order.
+
+    Byes and forfeits are left out (RULES.md 2.10 and 3: colours and side bias count games only).
+    """
+    return tuple(r.side for r in records if r.kind is RoundKind.GAME and r.side is not None)
+
+
+def side_bias(records: tuple[RoundRecord, ...]) -> int:
+    """Games as side 1 less games as side 2 (RULES.md 3's b(x); 2.10's c(x) with White as side 1)."""
+    sides = sides_played(records)
+    return sides.count(1) - sides.count(2)

@@ -108,6 +108,14 @@ def _table_sizes(text: str) -> tuple[int, ...]:
     return tuple(sorted(sizes))
 
 
+def _side_cost_base(text: str) -> Fraction:
+    """A number from 1 (RULES.md 3's base of the side cost)."""
+    base = parse_number(text)
+    if base < 1:
+        raise ValueError(f"{text!r} is below 1; the side cost must not shrink as an imbalance grows")
+    return base
+
+
 def _ratio_cap(text: str) -> Fraction | None:
     """A number from 1, or ``none`` for no cap (RULES.md 5.4)."""
     if text.strip().lower() == "none":
@@ -205,6 +213,21 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("within_group", "slide", _choice("slide", "fold", "random"),
                 "Inside a score group: top half v bottom half (slide), 1st v last (fold), or random.",
                 section="2.5"),
+    SettingSpec("colours", "none", _choice("none", "alternate"),
+                "Colours (ordinary Swiss): none, or alternate (Player A is White; no three in a row, never "
+                "more than two more of one colour).", section="2.10"),
+    SettingSpec("sides", "none", _choice("none", "single"),
+                "Sides (single-sided Swiss, e.g. corp/runner): none, or single (one game a round, Player A "
+                "plays side 1; each pair meets at most twice, once each way).", section="3"),
+    SettingSpec("side_cost", "power", _choice("power", "linear"),
+                "sides single: the cost of worsening a side imbalance: power (base to the imbalance) or linear "
+                "(base times it).", section="3"),
+    SettingSpec("side_bias_measure", "max", _choice("max", "sum"),
+                "sides single: imbalance of a pair measured by the larger of the two (max) or their sum.",
+                section="3"),
+    SettingSpec("side_cost_base", "8", _side_cost_base,
+                "sides single: the base of the side cost (8: one worsened imbalance outweighs score gaps).",
+                section="3"),
     SettingSpec("seed", "", _int(0), "Random seed: the same workbook and seed give the same pairings.",
                 ("swiss", "heats"), "2.11"),
     SettingSpec("method", "HMW", _choice("hmw", "hsw"),
@@ -296,6 +319,11 @@ class Settings:
     rematch_fallback: str = "fewest"
     bye_choice: str = "lowest_ranked"
     within_group: str = "slide"
+    colours: str = "none"
+    sides: str = "none"
+    side_cost: str = "power"
+    side_bias_measure: str = "max"
+    side_cost_base: Fraction = Fraction(8)
     seed: int = 0
     method: str = "hmw"
     heat_first_win: Fraction = Fraction(1500)

@@ -25,6 +25,11 @@ it finds is the minimum over all of G, by linear-programming duality:
   reports the gap that the (repaired) duals still prove.
 
 The pairing is optimal when ``LB`` equals its cost: :class:`Proof` says so, or gives the gap.
+
+Events with two edges per pair (``sides: single``, RULES.md 3; ``colours: alternate``, 2.10) are solved
+exactly on the complete graph instead (rustworkx): a pair's cost there is the cheaper of its two side
+assignments, which the ideal pairs and staircase duals above do not model. That is O(n^2) edges, fine for
+events of a few hundred players (a thousand takes a few seconds).
 """
 
 from __future__ import annotations
@@ -166,6 +171,29 @@ class Costs:
         elif rule == "always":
             self.club_level = 3
         self.club = clubs
+        # two edges per pair: sides (RULES.md 3) or colours (2.10); the pair costs the cheaper one
+        self.mode = "sides" if settings.sides == "single" else "colours" if settings.colours == "alternate" else ""
+        seqs = [state.sides.get(x, ()) for x in state.order]
+        self.bias = [seq.count(1) - seq.count(2) for seq in seqs]
+        twice = [seq[-1] if len(seq) >= 2 and seq[-1] == seq[-2] else 0 for seq in seqs]
+        self.white_ok = [abs(b + 1) <= 2 and t != 1 for b, t in zip(self.bias, twice)]
+        self.black_ok = [abs(b - 1) <= 2 and t != 2 for b, t in zip(self.bias, twice)]
+        self.due = [1 if b < 0 else 2 if b > 0 else (3 - seq[-1] if seq else 0) for b, seq in zip(self.bias, seqs)]
+        self.first: list[set[int]] = [set() for _ in range(n)]
+        """Positions each player has met as side 1 (the other on side 2)."""
+        for a, b in state.played:
+            if a in index and b in index:
+                self.first[index[a]].add(index[b])
+        side_values: dict[tuple[int, int], Fraction] = {}
+        if self.mode == "sides":
+            biases = sorted(set(self.bias))
+            base, power, summed = settings.side_cost_base, settings.side_cost == "power", \
+                settings.side_bias_measure == "sum"
+            for bx in biases:
+                for by in biases:
+                    pre = abs(bx) + abs(by) if summed else max(abs(bx), abs(by))
+                    post = abs(bx + 1) + abs(by - 1) if summed else max(abs(bx + 1), abs(by - 1))
+                    side_values[bx, by] = Fraction(0) if post < pre else base ** post if power else base * post
         self.met: list[set[int]] = [set() for _ in range(n)]
         for pair in state.met:
             a, b = tuple(pair)
@@ -194,15 +222,20 @@ class Costs:
 
         span = self.groups + n % 2
         t3 = [[_triangle(distance(a, b)) for b in range(span)] for a in range(span)]
-        self.scale3 = math.lcm(1, *(v.denominator for row in t3 for v in row))
+        self.scale3 = math.lcm(1, *(v.denominator for row in t3 for v in row),
+                               *(v.denominator for v in side_values.values()))
         self.t3 = [[int(v * self.scale3) for v in row] for row in t3]
+        self.side = {k: int(v * self.scale3) for k, v in side_values.items()}
+        """Scaled side cost of "x takes side 1 against y" by the biases (bx, by)."""
+        colours = int(self.mode == "colours")
         self.bye_rank = [n - 1 - i for i in range(n)]
         if settings.bye_choice == "random_lowest_group" and n % 2:
             self.bye_rank = [random.Random(f"{settings.seed}:bye:{state.round}:{x}").randrange(n)
                              for x in state.order]
         # multipliers, from each level's largest value over the complete graph (RULES.md 2.1)
-        most = [int(rematches), int(self.club_level == 1), max((max(r) for r in self.t3), default=0),
-                int(self.club_level == 3), 0, 4, max([n, *map(len, self.members)]), 0,
+        most = [int(rematches), int(self.club_level == 1),
+                max((max(r) for r in self.t3), default=0) + max(self.side.values(), default=0),
+                int(self.club_level == 3), colours, 4, max([n, *map(len, self.members)]), colours,
                 max(map(len, self.members), default=0) + 1, 65535]
         pairs = self.nodes // 2
         self.mult = [1] * 10
@@ -244,6 +277,13 @@ class Costs:
             c[6] = self.gpos[j]
         else:
             c[8] = self.pattern_cost(gi, self.gpos[i], self.gpos[j])
+        if self.mode == "sides":  # the cheaper assignment still allowed; both when the pair is spent
+            spent = c[0] == 1
+            c[2] += min(self.side[self.bias[f], self.bias[s]] for f, s in ((i, j), (j, i))
+                        if spent or s not in self.first[f])
+        elif self.mode == "colours":
+            c[4], c[7] = min((int(not (self.white_ok[w] and self.black_ok[b])),
+                              int(self.due[w] == 2 or self.due[b] == 1)) for w, b in ((i, j), (j, i)))
         return c
 
     def encode(self, i: int, j: int) -> int:
@@ -709,6 +749,8 @@ def solve_round(event: Event, state: _State, bye_pool: Iterable[str], rematches:
     costs = Costs(event, state, bye_pool, rematches)
     if costs.nodes == 0:
         return [], costs, Proof(True, method="empty")
+    if costs.mode:
+        return _complete(costs)
     solver = Solver(costs, progress)
     solved = solver.solve()
     if solved is None:
@@ -716,6 +758,17 @@ def solve_round(event: Event, state: _State, bye_pool: Iterable[str], rematches:
     mate, proof = solved
     pairs = sorted((u, v) for u, v in mate.items() if u < v)
     return pairs, costs, proof
+
+
+def _complete(costs: Costs) -> tuple[list[tuple[int, int]], Costs, Proof] | None:
+    """The exact minimum on the complete graph (every allowed pair), proven by construction."""
+    from .matching import min_cost_perfect_matching_fast
+
+    edges = [(i, j) for i in range(costs.n) for j in range(i + 1, costs.nodes) if costs.allowed(i, j)]
+    pairs = min_cost_perfect_matching_fast(list(range(costs.nodes)), compressed(costs, edges))
+    if pairs is None:
+        return None
+    return sorted(pairs), costs, Proof(True, 0, (0,) * 10, len(edges), 0, "complete graph")
 
 
 def fractions(costs: Costs, i: int, j: int) -> list[Fraction]:

@@ -1,10 +1,13 @@
 """Swiss pairing as a minimum-cost perfect matching (RULES.md section 2; seeds 001 and 004).
 
 Players are nodes, allowed pairs are edges, and each edge costs a vector of ten levels compared
-lexicographically (RULES.md 2.1): rematch, club in round 1, score-group distance, club later,
-two colour levels (not used until colours exist), float balance, who floats or takes the bye,
-the within-group pattern, and a seeded random tie-break. The vector is encoded as one integer so
-that the cheapest perfect matching is the lexicographic minimum.
+lexicographically (RULES.md 2.1): rematch, club in round 1, score-group distance (plus the side
+cost under ``sides: single``, RULES.md 3), club later, the hard colour limits, float balance, who
+floats or takes the bye, colour preference, the within-group pattern, and a seeded random tie-break.
+The vector is encoded as one integer so that the cheapest perfect matching is the lexicographic minimum.
+
+With sides or colours every pair has two edges, one per side assignment (Player A is side 1, White);
+the pair costs the cheaper edge that is still allowed, and the pairing writes that edge's sides.
 """
 
 from __future__ import annotations
@@ -18,16 +21,18 @@ from fractions import Fraction
 from typing import final
 
 from ..errors import SheetswissError
-from ..history import RoundRecord, history
+from ..history import RoundRecord, history, sides_played
 from ..model import Event, Player, PlayerId
 from ..results import ResultKind
 from ..scoring import pairing_scale_for
+from ..settings import Settings
 from ..standings import compute_standings
 from ..tiebreaks import chain
 from .engine import Proof, solve_round
 from .engine import fractions as level_fractions
 
-__all__ = ["LEVELS", "Pairing", "Table", "check_pairing", "pair_round", "triangle"]
+__all__ = ["LEVELS", "Pairing", "Table", "check_pairing", "colour_ok", "due_colour", "pair_round", "side_cost",
+           "triangle"]
 
 LEVELS = ("rematch", "club r1", "score", "club", "colour hard", "float balance", "who floats",
           "colour pref", "pattern", "random")
@@ -46,6 +51,54 @@ def triangle(d: Fraction) -> Fraction:
     return d * (d + 1) / 2
 
 
+def side_cost(settings: Settings, bx: int, by: int) -> Fraction:
+    """The side cost of "x takes side 1 against y" for side biases ``bx`` and ``by`` (RULES.md 3).
+
+    pre and post are the pair's imbalance before and after the game: the larger of the two absolute
+    biases (``side_bias_measure: max``) or their sum (``sum``). The cost is 0 when post < pre (the game
+    reduces the imbalance), else base^post (``side_cost: power``) or base * post (``linear``); base is
+    ``side_cost_base`` (8). RULES.md 3's worked example:
+
+    >>> s = Settings(sides="single")
+    >>> [int(side_cost(s, bx, by)) for bx, by in [(1, 1), (1, -1), (-1, 1), (0, 0), (2, 0), (0, 2)]]
+    [64, 64, 0, 8, 512, 0]
+    >>> int(side_cost(Settings(sides="single", side_cost="linear"), 1, 1))
+    16
+    """
+    if settings.side_bias_measure == "sum":
+        pre, post = abs(bx) + abs(by), abs(bx + 1) + abs(by - 1)
+    else:
+        pre, post = max(abs(bx), abs(by)), max(abs(bx + 1), abs(by - 1))
+    if post < pre:
+        return Fraction(0)
+    base = settings.side_cost_base
+    return base ** post if settings.side_cost == "power" else base * post
+
+
+def due_colour(sides: Sequence[int]) -> int | None:
+    """The due colour after games in ``sides`` (1 White, 2 Black), RULES.md 2.10: White when c < 0, Black when
+    c > 0, else the opposite of the last colour; ``None`` without games.
+
+    >>> due_colour([1, 2]), due_colour([1, 1, 2]), due_colour([2]), due_colour([])
+    (1, 2, 1, None)
+    """
+    c = sides.count(1) - sides.count(2)
+    if c:
+        return 2 if c > 0 else 1
+    return 3 - sides[-1] if sides else None
+
+
+def colour_ok(sides: Sequence[int], colour: int) -> bool:
+    """Whether ``colour`` keeps RULES.md 2.10's hard limits (FIDE C.04.1 (f), (g)): |c| <= 2 after the round,
+    and not a third game running in one colour.
+
+    >>> colour_ok([1, 1], 1), colour_ok([1, 2, 1], 1), colour_ok([1, 2, 1, 1], 2), colour_ok([2, 1, 1, 2, 1], 1)
+    (False, True, True, True)
+    """
+    c = sides.count(1) - sides.count(2) + (1 if colour == 1 else -1)
+    return abs(c) <= 2 and not (len(sides) >= 2 and sides[-1] == sides[-2] == colour)
+
+
 @final
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -54,7 +107,8 @@ class Table:
     number: int | None
     """Table number, 1 for the top pair; ``None`` for the bye."""
     a: PlayerId
-    """The higher-ranked player (Player A in Results)."""
+    """Player A in Results: the higher-ranked player; under ``sides: single`` or ``colours: alternate``
+    the player of side 1 (White), RULES.md 3 and 2.10."""
     b: PlayerId | None
     cost: tuple[Fraction, ...]
     """The edge's cost at each of :data:`LEVELS`."""
@@ -101,6 +155,10 @@ class _State:
     bye_eligible: frozenset[PlayerId]
     clubs: dict[PlayerId, str]
     not_paired: tuple[tuple[PlayerId, str], ...]
+    sides: dict[PlayerId, tuple[int, ...]] = field(default_factory=dict)
+    """Side (colour) of each earlier game over the board: 1 as Player A, 2 as Player B."""
+    played: frozenset[tuple[PlayerId, PlayerId]] = frozenset()
+    """Side assignments met so far, (side 1, side 2), games and forfeits (RULES.md 3)."""
 
 
 def _requested_byes(event: Event, round_: int) -> dict[PlayerId, str]:
@@ -199,13 +257,19 @@ def _state(event: Event, round_: int) -> _State:
         members[group[name]].append(name)
     met = frozenset(frozenset((name, r.opponent)) for name, rs in recs.items() for r in rs
                     if r.kind.has_opponent and r.opponent is not None)
+    played = frozenset((name, r.opponent) for name, rs in recs.items() for r in rs
+                       if r.kind.has_opponent and r.opponent is not None and r.side == 1)
+    if event.settings.sides == "single":  # a pair is spent once it has met both ways (RULES.md 3)
+        met = frozenset(pair for pair in met if len(pair) == 2 and tuple(pair) in played
+                        and tuple(pair)[::-1] in played)
     chess = event.settings.points == "chess"
     eligible = frozenset(
         name for name in order
         if not any(r.kind.name == "PAB" or (chess and r.kind.name == "FORFEIT_WIN") for r in recs[name]))
     return _State(round_, order, scores, group, {g: tuple(m) for g, m in members.items()},
                   _float_balances(recs, round_, top, win), met, eligible,
-                  {p.name: p.club.strip().lower() for p in players}, tuple(not_paired))
+                  {p.name: p.club.strip().lower() for p in players}, tuple(not_paired),
+                  {name: sides_played(recs[name]) for name in order}, played)
 
 
 def _distance(event: Event, state: _State, x: PlayerId, y_score: Fraction, y_group: int) -> Fraction:
@@ -215,6 +279,40 @@ def _distance(event: Event, state: _State, x: PlayerId, y_score: Fraction, y_gro
         return Fraction(abs(state.group[x] - y_group))
     delta = abs(state.scores[x] - y_score)
     return delta / pairing_scale_for(event.settings).win if mode == "wins" else delta
+
+
+def _two_sided(settings: Settings) -> str:
+    """``"sides"`` under ``sides: single``, ``"colours"`` under ``colours: alternate`` (ignored with sides,
+    RULES.md 3), else ``""``."""
+    if settings.sides == "single":
+        return "sides"
+    return "colours" if settings.colours == "alternate" else ""
+
+
+def _assignments(event: Event, state: _State, x: PlayerId, y: PlayerId
+                 ) -> list[tuple[tuple[Fraction, int, int], PlayerId, PlayerId]]:
+    """The pair's edges still allowed, one per side assignment (side 1 first), each with its costs at
+    levels 3 (side cost), 5 (colour, hard) and 8 (colour preference), cheapest first.
+
+    Under ``sides: single`` an assignment already played is gone unless both are (RULES.md 3; then the
+    pair is a rematch and both come back in the fallback of 2.3).
+    """
+    mode = _two_sided(event.settings)
+    spent = frozenset((x, y)) in state.met
+    out = []
+    for first, second in ((x, y), (y, x)):
+        sf, ss = state.sides.get(first, ()), state.sides.get(second, ())
+        if mode == "sides":
+            if (first, second) in state.played and not spent:
+                continue
+            bias_f, bias_s = sf.count(1) - sf.count(2), ss.count(1) - ss.count(2)
+            out.append(((side_cost(event.settings, bias_f, bias_s), 0, 0), first, second))
+        else:
+            hard = int(not (colour_ok(sf, 1) and colour_ok(ss, 2)))
+            pref = int(due_colour(sf) == 2 or due_colour(ss) == 1)
+            out.append(((Fraction(0), hard, pref), first, second))
+    out.sort(key=lambda option: option[0])
+    return out
 
 
 def _edge_levels(event: Event, state: _State, i: int, j: int, rematch: bool) -> list[Fraction]:
@@ -253,6 +351,10 @@ def _edge_levels(event: Event, state: _State, i: int, j: int, rematch: bool) -> 
             c[8] = Fraction(abs((pj - pi) - math.ceil(size / 2)))
         elif event.settings.within_group == "fold":
             c[8] = Fraction(abs(pi + pj - (size - 1)))
+    if _two_sided(event.settings):  # the cheaper edge of the pair (RULES.md 3, 2.10)
+        (extra, hard, pref), _, _ = _assignments(event, state, x, y)[0]
+        c[2] += extra
+        c[4], c[7] = Fraction(hard), Fraction(pref)
     return c
 
 
@@ -319,8 +421,8 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
                    f"cost levels {', '.join(LEVELS)}"]
     games = sorted((p for p in matching if p[1] != n), key=lambda p: p[0])
     for number, (i, j) in enumerate(games, start=1):
-        a, b = order[i], order[j]
-        note = _float_note(state, a, b)
+        a, b, sides = _orient(event, state, order[i], order[j], number)
+        note = "; ".join(x for x in (_float_note(state, order[i], order[j]), sides) if x)
         if levels[i, j][0]:
             rematches.append((a, b))
             note = (note + "; " if note else "") + "rematch: no pairing avoids every rematch"
@@ -337,6 +439,55 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
                      + "; ".join(f"{a} v {b}" for a, b in rematches))
     return Pairing(state.round, tuple(tables), dict(state.scores), state.not_paired, tuple(rematches),
                    tuple(notes), tuple(explanation + [f"Note: {x}" for x in notes]))
+
+
+def _orient(event: Event, state: _State, x: PlayerId, y: PlayerId, number: int) -> tuple[PlayerId, PlayerId, str]:
+    """Player A (side 1, White) and Player B of the pair of ``x`` (higher-ranked) and ``y`` at table
+    ``number``, and a note on why: the cheaper edge (RULES.md 3, 2.10); between equal edges a seeded coin
+    for sides, and for colours RULES.md 2.10's order (larger |c|, then two equal last colours, then the
+    higher-ranked player gets their due colour; nobody due: a seeded coin for table 1, alternating by table).
+    """
+    mode = _two_sided(event.settings)
+    if not mode:
+        return x, y, ""
+    options = _assignments(event, state, x, y)
+    tied = [o for o in options if o[0] == options[0][0]]
+    first, second = options[0][1], options[0][2]
+    how = "the only side assignment left" if len(options) == 1 else (
+        "the cheaper side assignment" if mode == "sides" else "the better colour choice")
+    seed = event.settings.seed
+    if len(tied) > 1 and mode == "sides":
+        if random.Random(f"{seed}:sides:{state.round}:{x}:{y}").randrange(2):
+            first, second = y, x
+        how = "seeded coin (both assignments cost the same)"
+    elif len(tied) > 1:
+        sx, sy = state.sides.get(x, ()), state.sides.get(y, ())
+        dx, dy = due_colour(sx), due_colour(sy)
+        if dx is None and dy is None:
+            coin = random.Random(f"{seed}:colours:{state.round}").randrange(2)
+            white_first = (coin + number - 1) % 2 == 0
+            first, second = (x, y) if white_first else (y, x)
+            how = "seeded coin for table 1, alternating by table"
+        else:
+            def claim(seq: Sequence[int], higher: bool) -> tuple[int, bool, bool]:
+                return abs(seq.count(1) - seq.count(2)), len(seq) >= 2 and seq[-1] == seq[-2], higher
+
+            claims = [(claim(seq, p == x), p, due) for p, seq, due in ((x, sx, dx), (y, sy, dy)) if due is not None]
+            _, winner, due = max(claims)
+            other = y if winner == x else x
+            first, second = (winner, other) if due == 1 else (other, winner)
+            how = f"{winner} gets the due colour"
+    if mode == "sides":
+        sf, ss = state.sides.get(first, ()), state.sides.get(second, ())
+        bf, bs = sf.count(1) - sf.count(2), ss.count(1) - ss.count(2)
+        note = (f"{first} plays side 1 (side bias {bf:+d} -> {bf + 1:+d}), {second} side 2 ({bs:+d} -> {bs - 1:+d}); "
+                f"{how}")
+        if (second, first) in state.played and (first, second) not in state.played:
+            note += "; second meeting, sides reversed"
+        return first, second, note
+    broken = all(o[0][1] for o in options)
+    note = f"{first} White, {second} Black; {how}" + ("; no colour choice keeps the colour limits" if broken else "")
+    return first, second, note
 
 
 def _costs(levels: Sequence[Fraction]) -> str:
@@ -373,12 +524,15 @@ def check_pairing(event: Event, pairing: Pairing) -> list[str]:
     state = _state(event, pairing.round)
     problems = []
     seen: dict[PlayerId, int] = defaultdict(int)
+    sides = event.settings.sides == "single"
     for t in pairing.tables:
         seen[t.a] += 1
         if t.b is not None:
             seen[t.b] += 1
             if frozenset((t.a, t.b)) in state.met and (t.a, t.b) not in pairing.rematches:
                 problems.append(f"{t.a} and {t.b} have met before")
+            elif sides and (t.a, t.b) in state.played and (t.a, t.b) not in pairing.rematches:
+                problems.append(f"{t.a} has played side 1 against {t.b} before")
         elif t.a not in state.bye_eligible and not pairing.notes:
             problems.append(f"{t.a} has had a bye already")
     for name in state.order:

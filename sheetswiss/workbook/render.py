@@ -150,9 +150,25 @@ def _label(event: Event) -> str:
     return event.settings.event_name or "sheetswiss event"
 
 
+def _side_labels(event: Event) -> tuple[str, str, str] | None:
+    """Under ``sides: single`` or ``colours: alternate``: the by-name column's header and the names of
+    Player A's and Player B's side (RULES.md 3, 2.10); ``None`` otherwise."""
+    if event.settings.sides == "single":
+        return "Side", "1", "2"
+    if event.settings.colours == "alternate":
+        return "Colour", "White", "Black"
+    return None
+
+
 def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
-    """Pairings: the round by table, and beside it the same list by player name with the table."""
+    """Pairings: the round by table, and beside it the same list by player name with the table.
+
+    Under ``sides: single`` Player A's column reads "Side 1 (Player A)" and the list by name says each
+    player's side; under ``colours: alternate`` "White (Player A)" and each player's colour.
+    """
+    labels = _side_labels(event)
     table_of: dict[PlayerId, tuple[str, str, Value]] = {}
+    side_of: dict[PlayerId, Value] = {}
     body: list[list[Value]] = []
     for t in pairing.tables:
         score_a = number(pairing.scores[t.a])
@@ -163,19 +179,28 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
             body.append([t.number, t.a, score_a, t.b, number(pairing.scores[t.b])])
             table_of[t.a] = (str(t.number), t.b, number(pairing.scores[t.b]))
             table_of[t.b] = (str(t.number), t.a, score_a)
+            if labels is not None:
+                side_of[t.a], side_of[t.b] = labels[1], labels[2]
+    width = 3 if labels is None else 4
     by_name: list[list[Value]] = []
     for name in sorted(table_of, key=lambda n: (n.casefold(), n)):
         table, opponent, _ = table_of[name]
-        by_name.append([name, int(table) if table.isdigit() else table, opponent])
+        row: list[Value] = [name, int(table) if table.isdigit() else table, opponent]
+        by_name.append(row if labels is None else [*row, side_of.get(name)])
     for name, reason in sorted(pairing.not_paired, key=lambda x: x[0].casefold()):
-        by_name.append([name, "—", f"not paired ({reason})"])
+        by_name.append([name, "—", f"not paired ({reason})"] + [None] * (width - 3))
     rows = max(len(body), len(by_name))
     grid: list[list[Value]] = []
     for i in range(rows):
         left = body[i] if i < len(body) else [None] * 5
-        right = by_name[i] if i < len(by_name) else [None] * 3
+        right = by_name[i] if i < len(by_name) else [None] * width
         grid.append([*left, None, *right])
-    header = ("Table", "Player A", "Points", "Player B", "Points", "", "Player", "Table", "Opponent")
+    a_head, b_head = "Player A", "Player B"
+    if labels is not None:
+        a_head, b_head = (("Side 1 (Player A)", "Side 2 (Player B)") if labels[0] == "Side"
+                          else ("White (Player A)", "Black (Player B)"))
+    header = ("Table", a_head, "Points", b_head, "Points", "", "Player", "Table", "Opponent",
+              *(() if labels is None else (labels[0],)))
     title = f"{_label(event)}: round {pairing.round} pairings, {when:%Y-%m-%d %H:%M}"
     bands = [Band(3, 2 + rows, 1, 1, bold=True), Band(3, 2 + rows, 8, 8, bold=True)] if rows else []
     footer = list(pairing.notes)
@@ -241,7 +266,11 @@ def append_rows(book: Book, tab: str, records: Sequence[dict[str, Value]], *, fi
 
 
 def results_append(book: Book, pairing: Pairing, first_row: int | None = None, clear_through: int = 0) -> Append:
-    """The round's rows for Results: Result cells empty (formatted as Text), the bye row says ``bye``."""
+    """The round's rows for Results: Result cells empty (formatted as Text), the bye row says ``bye``.
+
+    Player A is each table's side 1 (White) under ``sides: single`` or ``colours: alternate``: the pairing
+    puts that player first (RULES.md 3, 2.10), so the row records the sides the game is played with.
+    """
     records: list[dict[str, Value]] = [
         {"Round": pairing.round, "Table": t.number, "Player A": t.a,
          "Player B": t.b if t.b is not None else "BYE", "Result": None if t.b is not None else "bye"}
