@@ -392,7 +392,7 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
     everyone = frozenset(state.order)
     pool = state.bye_eligible
     if n % 2 and not pool:
-        notes.append("everyone has had a bye, so anyone may take this one (RULES.md 2.4)")
+        notes.append("everyone has had a bye, so anyone may take this one")
         pool = everyone
     solved = _solve(event, state, pool, False, progress)
     if solved is None and pool != everyone:
