@@ -683,11 +683,15 @@ class Solver:
         from .matching import min_cost_perfect_matching_fast
 
         c = self.c
-        if c.nodes <= _COMPLETE:  # small enough for the complete graph: exact by construction
+
+        def on_the_complete_graph() -> list[tuple[int, int]] | None:
             for i in range(c.n):
                 for j in range(i + 1, c.nodes):
                     self._add(i, j)
-            pairs = min_cost_perfect_matching_fast(list(range(c.nodes)), compressed(c, self.edges))
+            return min_cost_perfect_matching_fast(list(range(c.nodes)), compressed(c, self.edges))
+
+        if c.nodes <= _COMPLETE:  # small enough for the complete graph: exact by construction
+            pairs = on_the_complete_graph()
             if pairs is None:
                 return None
             return {**dict(pairs), **{v: u for u, v in pairs}}, Proof(
@@ -696,10 +700,7 @@ class Solver:
             self.progress(f"solving the candidate graph exactly ({len(self.edges)} edges)")
         pairs = min_cost_perfect_matching_fast(list(range(c.nodes)), compressed(c, self.edges))
         if pairs is None:  # G' has no perfect matching: decide on the complete graph
-            for i in range(c.n):
-                for j in range(i + 1, c.nodes):
-                    self._add(i, j)
-            pairs = min_cost_perfect_matching_fast(list(range(c.nodes)), compressed(c, self.edges))
+            pairs = on_the_complete_graph()
         if pairs is None:
             return None
         weights = {_key(u, v): c.encode(*_key(u, v)) for u, v in pairs}
