@@ -138,6 +138,8 @@ def test_files_that_cannot_be_used(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, players(4))
     (tmp_path / "~$event.xlsx").write_bytes(b"")
     assert "open in a spreadsheet program" in one_line_error(path, "pair", str(path))
+    code, out, _ = run("pair", str(path), "--dry-run")  # reading an open workbook is fine
+    assert code == 0 and "Dry run, nothing written" in out
 
 
 def test_formula_like_names_stay_text(tmp_path: Path) -> None:
@@ -270,3 +272,15 @@ def test_a_settings_value_without_a_name(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, players(4))
     ExcelBackend(path).fill_cells("Settings", {"B60": "x"})
     assert one_line_error(path, "pair", str(path)) == "Settings!A60: the value 'x' in B60 has no setting name beside it"
+
+
+def test_a_new_workbook_gets_the_usual_permissions(tmp_path: Path) -> None:
+    import os
+
+    umask = os.umask(0o022)
+    try:
+        path = tmp_path / "perm.xlsx"
+        assert run("new", str(path))[0] == 0
+        assert path.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(umask)

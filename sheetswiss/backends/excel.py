@@ -44,19 +44,22 @@ class ExcelBackend:
     def exists(self) -> bool:
         return self.path.exists()
 
-    def _check_usable(self) -> None:
+    def _check_usable(self, writing: bool = False) -> None:
         suffix = self.path.suffix.lower()
         if suffix == ".xlsm":
             raise WorkbookUnavailable(
                 f"{self.path}: macro workbooks (.xlsm) are not supported; save a copy as .xlsx and use that")
         if suffix != ".xlsx":
             raise WorkbookUnavailable(f"{self.path}: not an .xlsx workbook (sheetswiss reads .xlsx files)")
+        if not writing:  # reading a workbook that is open elsewhere is fine; writing it would lose edits
+            return
         for lock in (self.path.with_name("~$" + self.path.name),
                      self.path.with_name(f".~lock.{self.path.name}#")):
             if lock.exists():
                 raise WorkbookUnavailable(
                     f"{self.path}: the workbook is open in a spreadsheet program ({lock.name} exists); "
-                    "close it there and run again")
+                    "close it there and run again (if no program has it open, delete the stale "
+                    f"{lock.name})")
 
     @contextlib.contextmanager
     def _opening(self) -> Iterator[None]:
@@ -83,7 +86,7 @@ class ExcelBackend:
 
     def write(self, changes: Changes) -> None:
         """Apply ``changes`` to the file, or create it, in one atomic save."""
-        self._check_usable()
+        self._check_usable(writing=True)
         if self.path.exists():
             with self._opening():
                 wb = load_workbook(self.path)
@@ -114,6 +117,10 @@ class ExcelBackend:
                 os.fsync(f.fileno())
             if self.path.exists():
                 os.chmod(tmp, self.path.stat().st_mode & 0o777)
+            else:  # a new file gets the usual permissions, not mkstemp's private 0600
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(tmp, 0o666 & ~umask)
             try:
                 os.replace(tmp, self.path)
             except PermissionError:
@@ -125,7 +132,7 @@ class ExcelBackend:
 
     def fill_cells(self, tab: str, values: dict[str, Value]) -> None:
         """Type values into cells as a GM would (``{"E14": "1-0"}``); used by ``demo`` and tests."""
-        self._check_usable()
+        self._check_usable(writing=True)
         with self._opening():
             wb = load_workbook(self.path)
         ws = wb[tab]
