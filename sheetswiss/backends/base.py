@@ -73,6 +73,8 @@ class Band:
     number_format: str | None = None
     """An Excel number format such as ``0.00`` or ``0.00%``."""
     wrap: bool = False
+    center: bool = False
+    """Centre the cells' contents (numbers beside names read apart on paper)."""
 
 
 @final

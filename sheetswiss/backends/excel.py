@@ -190,8 +190,9 @@ def _fill(ws: Worksheet, tab: Tab) -> None:
                     cell.font = font
                 if band.number_format:
                     cell.number_format = band.number_format
-                if band.wrap:
-                    cell.alignment = Alignment(wrap_text=True, vertical="top")
+                if band.wrap or band.center:
+                    cell.alignment = Alignment(wrap_text=band.wrap, vertical="top" if band.wrap else None,
+                                               horizontal="center" if band.center else None)
                 if band.border_below and r == band.last_row:
                     cell.border = Border(bottom=thin)
 

@@ -199,6 +199,8 @@ def _band_format(band: Band) -> dict[str, Any]:
         fmt["numberFormat"] = {"type": "NUMBER", "pattern": band.number_format}
     if band.wrap:
         fmt["wrapStrategy"] = "WRAP"
+    if band.center:
+        fmt["horizontalAlignment"] = "CENTER"
     return fmt
 
 

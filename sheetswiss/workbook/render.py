@@ -202,7 +202,7 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
     header = ("Table", a_head, "Points", b_head, "Points", "", "Player", "Table", "Opponent",
               *(() if labels is None else (labels[0],)))
     title = f"{_label(event)}: round {pairing.round} pairings, {when:%Y-%m-%d %H:%M}"
-    bands = [Band(3, 2 + rows, 1, 1, bold=True), Band(3, 2 + rows, 8, 8, bold=True)] if rows else []
+    bands = [Band(3, 2 + rows, c, c, bold=c in (1, 8), center=True) for c in (1, 3, 5, 8)] if rows else []
     footer = list(pairing.notes)
     return tool_tab(PAIRINGS, title, header, grid, bands, footer)
 
@@ -223,7 +223,7 @@ def standings_tab(event: Event, table: Standings, when: dt.datetime) -> Tab:
             *(number(tb.rounded(v)) for tb, v in zip(tiebreaks, row.values, strict=True)),
             "dropped" if row.dropped else "", f"top {cut}" if making_it else ""])
     first = 3
-    bands: list[Band] = []
+    bands: list[Band] = [Band(first, first + len(body) - 1, c, c, center=True) for c in (1, 3, 4, 5)] if body else []
     for c, tb in enumerate(tiebreaks, start=6):
         whole = all(tb.rounded(r.values[c - 6]).denominator == 1 for r in table.rows)
         fmt = "0.0000" if tb.kind is Kind.PERCENT else "0" if whole else "0.0###"
