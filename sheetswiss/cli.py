@@ -6,6 +6,8 @@ traceback and reported as one line naming the log, exit 1.
 
 from __future__ import annotations
 
+import os
+import sys
 import tempfile
 import traceback
 import warnings
@@ -48,6 +50,9 @@ class Cli(click.Group):
             raise
         except KeyboardInterrupt:
             raise click.ClickException("interrupted; the workbook was left as it was") from None
+        except BrokenPipeError:  # output piped into a reader that stopped early (`| head`): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(1) from None
         except Exception as e:
             ERROR_LOG.write_text(traceback.format_exc())
             raise click.ClickException(

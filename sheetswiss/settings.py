@@ -7,6 +7,7 @@ each description, and :func:`parse_settings` checks a GM's tab against it.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -282,9 +283,22 @@ SPECS: tuple[SettingSpec, ...] = (
 _BY_KEY = {spec.key: spec for spec in SPECS}
 
 
-def known_keys() -> list[str]:
-    """Every setting key, sorted."""
-    return sorted(_BY_KEY)
+def known_keys(event_format: str | None = None) -> list[str]:
+    """Every setting key, sorted; with ``event_format``, only those its template lists.
+
+    >>> "qualifiers" in known_keys("swiss"), "qualifiers" in known_keys("heats")
+    (False, True)
+    """
+    return sorted(k for k, spec in _BY_KEY.items() if event_format is None or event_format in spec.formats)
+
+
+def _unknown(key: str, event_format: str) -> str:
+    """What to say about an unknown key: the nearest known spelling, else the event format's keys."""
+    k = key.strip().lower().replace(" ", "_")
+    near = difflib.get_close_matches(k, list(_BY_KEY), n=1)
+    if near:
+        return f"unknown setting {key!r}; did you mean {near[0]!r}?"
+    return f"unknown setting {key!r}; the settings of a {event_format} event: {', '.join(known_keys(event_format))}"
 
 
 @final
@@ -367,10 +381,13 @@ def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings") 
     """
     values: dict[str, Any] = {}
     seen: dict[str, int] = {}
+    rows = list(rows)
+    event_format = next((text.strip().lower() for _, key, text in rows
+                         if key.strip().lower() == "format" and text.strip().lower() in ("swiss", "heats")), "swiss")
     for row, key, text in rows:
         k = key.strip().lower().replace(" ", "_")
         if k not in _BY_KEY:
-            raise UnknownName(f"{tab}!A{row}: unknown setting {key!r}; known: {', '.join(known_keys())}")
+            raise UnknownName(f"{tab}!A{row}: {_unknown(key, event_format)}")
         if k in seen:
             raise BadSetting(f"{tab}!A{row}: {k} is set twice (first in row {seen[k]})")
         seen[k] = row

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -111,10 +113,13 @@ def test_bad_tabs_are_one_line_naming_the_cell(tmp_path: Path, players_rows: lis
     assert one_line_error(path, "pair", str(path)).startswith(message)
 
 
-def test_unknown_setting_lists_the_known_ones(tmp_path: Path) -> None:
+def test_unknown_setting_suggests_the_nearest_or_lists_the_formats_keys(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, players(4), settings={"colour": "red"})
+    assert "unknown setting 'colour'; did you mean 'colours'?" in one_line_error(path, "pair", str(path))
+    path = new_workbook(tmp_path, players(4), name="b.xlsx", settings={"prize pool": "100"})
     message = one_line_error(path, "pair", str(path))
-    assert "unknown setting 'colour'; known: " in message and "avoid_same_club" in message
+    assert "unknown setting 'prize pool'; the settings of a swiss event: " in message
+    assert "avoid_same_club" in message and "qualifiers" not in message  # heats-only keys are not listed
 
 
 def test_unknown_tiebreak_names_the_cell_and_lists_the_known_ones(tmp_path: Path) -> None:
@@ -284,3 +289,16 @@ def test_a_new_workbook_gets_the_usual_permissions(tmp_path: Path) -> None:
         assert path.stat().st_mode & 0o777 == 0o644
     finally:
         os.umask(umask)
+
+
+def test_output_into_a_reader_that_stops_early_ends_quietly(tmp_path: Path) -> None:
+    """`sheetswiss demo | head -2`: no traceback and no "unexpected failure" once the reader has gone."""
+    proc = subprocess.Popen([sys.executable, "-m", "sheetswiss", "demo", str(tmp_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"Demo event")
+    proc.stdout.close()
+    error = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert error == ""
+    ExcelBackend(tmp_path / "sheetswiss-demo.xlsx").read()  # whatever was saved is a whole workbook

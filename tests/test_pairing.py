@@ -35,6 +35,21 @@ def test_rules_2_5_worked_example() -> None:
     assert sum(levels[e][5] for e in matching) == 6
 
 
+def test_the_float_goes_to_the_balance_nearest_zero() -> None:
+    """RULES.md 2.5: A must float down; B (+2, top of its group) has floated up twice, C (0) never, so C
+    floats up although B ranks higher; among down-floaters the highest balance goes first."""
+    names = "ABCD"
+    state = _State(3, tuple(names), dict(zip(names, map(Fraction, (4, 2, 2, 2)))), dict(zip(names, (0, 1, 1, 1))),
+                   {0: ("A",), 1: ("B", "C", "D")}, {"B": 2}, frozenset(), frozenset(names),
+                   dict.fromkeys(names, ""), ())
+    solved = _solve(make_event(names), state, frozenset(names), rematches=False)
+    assert solved is not None
+    assert sorted(names[i] + names[j] for i, j in solved[0]) == ["AC", "BD"]
+    levels = [_edge_levels(make_event(names), state, 0, j, False)[5] for j in (1, 2, 3)]
+    # balances run 0..+2: A down costs 1 + 2(2 - 0), B up 1 + 2(2 - 0), C and D up 1 each
+    assert levels == [10, 6, 6]  # B costs 4 more than C; C and D tie and position decides
+
+
 def rated(n: int, clubs: str = "") -> list[Player]:
     return [Player(name=f"P{i + 1:02d}", rating=2400 - 10 * i, club=clubs[i] if clubs else "", row=i + 2)
             for i in range(n)]

@@ -189,7 +189,21 @@ def test_single_sided_is_deterministic_for_a_seed() -> None:
     assert run(5) != run(6)
 
 
-def test_colours_keep_the_hard_limits() -> None:
+def _best_above_colour(event: Event, hard_colour_allowed: bool) -> int | None:
+    """The least cost of levels 1-4 (rematch, club, score, club) over the round's pairings, with or
+    without pairs that break a hard colour limit."""
+    state = _state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or state.order, rematches=False)
+    edges = {(i, j): costs.encode(i, j) // costs.mult[3] for i in range(costs.n) for j in range(i + 1, costs.nodes)
+             if costs.allowed(i, j) and (hard_colour_allowed or costs.levels(i, j)[4] == 0)}
+    found = min_cost_perfect_matching(list(range(costs.nodes)), edges)
+    return None if found is None else sum(edges[e] for e in found)
+
+
+def test_colours_keep_the_hard_limits_unless_score_groups_forbid() -> None:
+    """RULES.md 2.10: the hard limits are level 5, below score (level 3): a pair breaks them only when
+    every pairing that keeps them costs more above level 5."""
+    breaks = 0
     for n, seed in ((20, 1), (31, 2), (64, 3)):
         names = [f"p{i:02d}" for i in range(n)]
         event = make_event(names, seed=seed, colours="alternate", points="chess")
@@ -198,15 +212,20 @@ def test_colours_keep_the_hard_limits() -> None:
             recs = history(event)
             pairing = pair_round(event)
             assert check_pairing(event, pairing) == []
+            broken = [t for t in pairing.tables if t.b is not None and t.cost[4]]
             for t in pairing.tables:
-                if t.b is not None:
-                    assert t.cost[4] == 0
+                if t.b is not None and t not in broken:
                     assert colour_ok(sides_played(recs[t.a]), 1) and colour_ok(sides_played(recs[t.b]), 2)
+            if broken:
+                breaks += len(broken)
+                kept = _best_above_colour(event, hard_colour_allowed=False)
+                assert kept is None or kept > _best_above_colour(event, hard_colour_allowed=True)  # type: ignore[operator]
             event = add_round(event, pairing, result)
-        for rounds in history(event).values():
-            seq = sides_played(rounds)
-            assert abs(seq.count(1) - seq.count(2)) <= 2
-            assert all(len(set(seq[k:k + 3])) > 1 for k in range(len(seq) - 2))
+        within = [seq for seq in map(sides_played, history(event).values())
+                  if abs(seq.count(1) - seq.count(2)) <= 2 and all(len(set(seq[k:k + 3])) > 1
+                                                                  for k in range(len(seq) - 2))]
+        assert len(within) >= n - 2 * breaks
+    assert breaks <= 2
 
 
 def test_colours_engine_agrees_with_the_reference() -> None:

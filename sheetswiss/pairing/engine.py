@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, final
 import numpy as np
 
 from . import blossom
+from .levels import colour_ok, due_colour, float_cost, side_cost, triangle
 
 if TYPE_CHECKING:
     from ..model import Event
@@ -132,10 +133,6 @@ def edge_draws(seed: int, round_: int, count: int) -> np.ndarray:
     return out
 
 
-def _triangle(d: Fraction) -> Fraction:
-    return d * (d + 1) / 2
-
-
 class Costs:
     """Every edge's ten level costs as integers, computed from per-player arrays in O(1) per edge.
 
@@ -161,8 +158,9 @@ class Costs:
             for p, i in enumerate(mem):
                 self.gpos[i] = p
         balance = [state.balance.get(x, 0) for x in state.order]
-        self.down = [abs(f - 1) - abs(f) for f in balance]
-        self.up = [abs(f + 1) - abs(f) for f in balance]
+        low, high = state.balance_range
+        self.down = [float_cost(f, high, "down") for f in balance]
+        self.up = [float_cost(f, low, "up") for f in balance]
         clubs = [state.clubs[x] for x in state.order]
         rule = settings.avoid_same_club
         self.club_level = -1
@@ -175,10 +173,9 @@ class Costs:
         self.mode = "sides" if settings.sides == "single" else "colours" if settings.colours == "alternate" else ""
         seqs = [state.sides.get(x, ()) for x in state.order]
         self.bias = [seq.count(1) - seq.count(2) for seq in seqs]
-        twice = [seq[-1] if len(seq) >= 2 and seq[-1] == seq[-2] else 0 for seq in seqs]
-        self.white_ok = [abs(b + 1) <= 2 and t != 1 for b, t in zip(self.bias, twice)]
-        self.black_ok = [abs(b - 1) <= 2 and t != 2 for b, t in zip(self.bias, twice)]
-        self.due = [1 if b < 0 else 2 if b > 0 else (3 - seq[-1] if seq else 0) for b, seq in zip(self.bias, seqs)]
+        self.white_ok = [colour_ok(seq, 1) for seq in seqs]
+        self.black_ok = [colour_ok(seq, 2) for seq in seqs]
+        self.due = [due_colour(seq) or 0 for seq in seqs]
         self.first: list[set[int]] = [set() for _ in range(n)]
         """Positions each player has met as side 1 (the other on side 2)."""
         for a, b in state.played:
@@ -187,13 +184,7 @@ class Costs:
         side_values: dict[tuple[int, int], Fraction] = {}
         if self.mode == "sides":
             biases = sorted(set(self.bias))
-            base, power, summed = settings.side_cost_base, settings.side_cost == "power", \
-                settings.side_bias_measure == "sum"
-            for bx in biases:
-                for by in biases:
-                    pre = abs(bx) + abs(by) if summed else max(abs(bx), abs(by))
-                    post = abs(bx + 1) + abs(by - 1) if summed else max(abs(bx + 1), abs(by - 1))
-                    side_values[bx, by] = Fraction(0) if post < pre else base ** post if power else base * post
+            side_values = {(bx, by): side_cost(settings, bx, by) for bx in biases for by in biases}
         self.met: list[set[int]] = [set() for _ in range(n)]
         for pair in state.met:
             a, b = tuple(pair)
@@ -221,7 +212,7 @@ class Costs:
             return delta / win if mode == "wins" else delta
 
         span = self.groups + n % 2
-        t3 = [[_triangle(distance(a, b)) for b in range(span)] for a in range(span)]
+        t3 = [[triangle(distance(a, b)) for b in range(span)] for a in range(span)]
         self.scale3 = math.lcm(1, *(v.denominator for row in t3 for v in row),
                                *(v.denominator for v in side_values.values()))
         self.t3 = [[int(v * self.scale3) for v in row] for row in t3]
@@ -235,7 +226,8 @@ class Costs:
         # multipliers, from each level's largest value over the complete graph (RULES.md 2.1)
         most = [int(rematches), int(self.club_level == 1),
                 max((max(r) for r in self.t3), default=0) + max(self.side.values(), default=0),
-                int(self.club_level == 3), colours, 4, max([n, *map(len, self.members)]), colours,
+                int(self.club_level == 3), colours, max(self.down, default=0) + max(self.up, default=0),
+                max([n, *map(len, self.members)]), colours,
                 max(map(len, self.members), default=0) + 1, 65535]
         pairs = self.nodes // 2
         self.mult = [1] * 10
@@ -273,7 +265,7 @@ class Costs:
             c[self.club_level] = 1
         c[2] = self.t3[gi][gj]
         if gi != gj:
-            c[5] = 2 + self.down[i] + self.up[j]
+            c[5] = self.down[i] + self.up[j]
             c[6] = self.gpos[j]
         else:
             c[8] = self.pattern_cost(gi, self.gpos[i], self.gpos[j])
@@ -318,6 +310,18 @@ class _Solution:
     block_of: dict[int, int] = field(default_factory=dict)
 
 
+def _class_leaders(members: Sequence[int], value: Sequence[int], count: int) -> list[int]:
+    """The first ``count`` of ``members`` (in order) for each distinct ``value`` among them: a float's
+    cost rises with position inside a balance class, so only each class's leaders can be cheapest."""
+    seen: dict[int, int] = defaultdict(int)
+    out = []
+    for j in members:
+        if seen[value[j]] < count:
+            seen[value[j]] += 1
+            out.append(j)
+    return out
+
+
 def _key(i: int, j: int) -> tuple[int, int]:
     return (i, j) if i < j else (j, i)
 
@@ -350,19 +354,9 @@ class Solver:
                 c.z[k] = min(low, default=0)
                 continue
             upper, lower = c.members[k], c.members[k + 1]
-            classes = {c.down[i] for i in upper}
-            best_pair = None
-            for j in lower[: 2 * _TOP + 2]:
-                for d in classes:
-                    cost = (c.mult[2] * c.t3[k][k + 1] + c.mult[5] * (2 + d + c.up[j]) + c.mult[6] * c.gpos[j])
-                    best_pair = cost if best_pair is None else min(best_pair, cost)
-            for j in lower:
-                if c.up[j] < 0:
-                    for d in classes:
-                        cost = (c.mult[2] * c.t3[k][k + 1] + c.mult[5] * (2 + d + c.up[j]) + c.mult[6] * c.gpos[j])
-                        best_pair = min(best_pair, cost) if best_pair is not None else cost
-                    break
-            c.z[k] = best_pair or 0
+            down = min(c.down[i] for i in upper)
+            c.z[k] = min(c.mult[2] * c.t3[k][k + 1] + c.mult[5] * (down + c.up[j]) + c.mult[6] * c.gpos[j]
+                         for j in _class_leaders(lower, c.up, 1))
         for k in range(span):
             c.zsum[k + 1] = c.zsum[k] + c.z[k]
 
@@ -395,7 +389,7 @@ class Solver:
                             self._add(mem[q], mem[p])
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
-            best = lower[:_TOP] + [j for j in lower if c.up[j] < 0][:_TOP]
+            best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP)
             for i in upper:
                 for j in best:
                     self._add(i, j)
@@ -471,8 +465,9 @@ class Solver:
             if not violations:
                 lb2 = self._bound2(solution)
                 cost = sum(c.encode(*_key(u, v)) for u, v in solution.mate.items() if u < v)
-                gap = cost - lb2 // 2
-                return solution.mate, Proof(gap == 0, gap, c.radix(gap), len(self.edges), blocks, "local blocks")
+                if cost == lb2 // 2:
+                    return solution.mate, Proof(True, 0, c.radix(0), len(self.edges), blocks, "local blocks")
+                break  # feasible duals, but the pairing crosses an odd boundary more than once: not proven
             touched: set[int] = set()
             for i, j in violations[:_BLOCK_LIMIT]:
                 self._add(i, j)
@@ -659,7 +654,7 @@ class Solver:
         base = c.mult[2] * c.t3[g][g + 1] - c.z[g]
         for j in lower:
             for k, members in by_class.items():
-                bound = 2 * (base + c.mult[5] * (2 + k + c.up[j]) + c.mult[6] * c.gpos[j])
+                bound = 2 * (base + c.mult[5] * (k + c.up[j]) + c.mult[6] * c.gpos[j])
                 if tops[k] + d[j] > bound:
                     for i in members:
                         if d[i] + d[j] > bound:

@@ -30,6 +30,7 @@ from ..standings import compute_standings
 from ..tiebreaks import chain
 from .engine import Proof, solve_round
 from .engine import fractions as level_fractions
+from .levels import colour_ok, due_colour, float_cost, side_cost, triangle
 
 __all__ = ["LEVELS", "Pairing", "Table", "check_pairing", "colour_ok", "due_colour", "pair_round", "side_cost",
            "triangle"]
@@ -40,63 +41,6 @@ LEVELS = ("rematch", "club r1", "score", "club", "colour hard", "float balance",
 
 _BYE = -1
 """The bye node."""
-
-
-def triangle(d: Fraction) -> Fraction:
-    """T(d) = d(d+1)/2, the score cost of seed 001 on a distance ``d`` (RULES.md 2.2).
-
-    >>> [int(triangle(Fraction(d))) for d in range(5)]
-    [0, 1, 3, 6, 10]
-    """
-    return d * (d + 1) / 2
-
-
-def side_cost(settings: Settings, bx: int, by: int) -> Fraction:
-    """The side cost of "x takes side 1 against y" for side biases ``bx`` and ``by`` (RULES.md 3).
-
-    pre and post are the pair's imbalance before and after the game: the larger of the two absolute
-    biases (``side_bias_measure: max``) or their sum (``sum``). The cost is 0 when post < pre (the game
-    reduces the imbalance), else base^post (``side_cost: power``) or base * post (``linear``); base is
-    ``side_cost_base`` (8). RULES.md 3's worked example:
-
-    >>> s = Settings(sides="single")
-    >>> [int(side_cost(s, bx, by)) for bx, by in [(1, 1), (1, -1), (-1, 1), (0, 0), (2, 0), (0, 2)]]
-    [64, 64, 0, 8, 512, 0]
-    >>> int(side_cost(Settings(sides="single", side_cost="linear"), 1, 1))
-    16
-    """
-    if settings.side_bias_measure == "sum":
-        pre, post = abs(bx) + abs(by), abs(bx + 1) + abs(by - 1)
-    else:
-        pre, post = max(abs(bx), abs(by)), max(abs(bx + 1), abs(by - 1))
-    if post < pre:
-        return Fraction(0)
-    base = settings.side_cost_base
-    return base ** post if settings.side_cost == "power" else base * post
-
-
-def due_colour(sides: Sequence[int]) -> int | None:
-    """The due colour after games in ``sides`` (1 White, 2 Black), RULES.md 2.10: White when c < 0, Black when
-    c > 0, else the opposite of the last colour; ``None`` without games.
-
-    >>> due_colour([1, 2]), due_colour([1, 1, 2]), due_colour([2]), due_colour([])
-    (1, 2, 1, None)
-    """
-    c = sides.count(1) - sides.count(2)
-    if c:
-        return 2 if c > 0 else 1
-    return 3 - sides[-1] if sides else None
-
-
-def colour_ok(sides: Sequence[int], colour: int) -> bool:
-    """Whether ``colour`` keeps RULES.md 2.10's hard limits (FIDE C.04.1 (f), (g)): |c| <= 2 after the round,
-    and not a third game running in one colour.
-
-    >>> colour_ok([1, 1], 1), colour_ok([1, 2, 1], 1), colour_ok([1, 2, 1, 1], 2), colour_ok([2, 1, 1, 2, 1], 1)
-    (False, True, True, True)
-    """
-    c = sides.count(1) - sides.count(2) + (1 if colour == 1 else -1)
-    return abs(c) <= 2 and not (len(sides) >= 2 and sides[-1] == sides[-2] == colour)
 
 
 @final
@@ -159,6 +103,12 @@ class _State:
     """Side (colour) of each earlier game over the board: 1 as Player A, 2 as Player B."""
     played: frozenset[tuple[PlayerId, PlayerId]] = frozenset()
     """Side assignments met so far, (side 1, side 2), games and forfeits (RULES.md 3)."""
+    balance_range: tuple[int, int] = field(init=False)
+    """The lowest and highest float balance of the players to pair (0 when there are none)."""
+
+    def __post_init__(self) -> None:
+        values = [self.balance.get(x, 0) for x in self.order] or [0]
+        object.__setattr__(self, "balance_range", (min(values), max(values)))
 
 
 def _requested_byes(event: Event, round_: int) -> dict[PlayerId, str]:
@@ -340,8 +290,9 @@ def _edge_levels(event: Event, state: _State, i: int, j: int, rematch: bool) -> 
         c[3] = Fraction(1)
     c[2] = triangle(_distance(event, state, x, state.scores[y], gy))
     if gx != gy:  # x floats down, y floats up (RULES.md 2.5)
-        fx, fy = state.balance.get(x, 0), state.balance.get(y, 0)
-        c[5] = Fraction(2 + (abs(fx - 1) - abs(fx)) + (abs(fy + 1) - abs(fy)))
+        low, high = state.balance_range
+        c[5] = Fraction(float_cost(state.balance.get(x, 0), high, "down")
+                        + float_cost(state.balance.get(y, 0), low, "up"))
         c[6] = Fraction(state.group_members[gy].index(y))
     else:
         members = state.group_members[gx]

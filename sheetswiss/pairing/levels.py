@@ -1,0 +1,88 @@
+"""The per-pair cost rules of RULES.md 2 and 3, shared by the reference edge costs (:mod:`.swiss`) and
+the engine's integer costs (:mod:`.engine`): score distance, side cost, colours, float balance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Literal
+
+from ..settings import Settings
+
+__all__ = ["colour_ok", "due_colour", "float_cost", "side_cost", "triangle"]
+
+
+def triangle(d: Fraction) -> Fraction:
+    """T(d) = d(d+1)/2, the score cost of seed 001 on a distance ``d`` (RULES.md 2.2).
+
+    >>> [int(triangle(Fraction(d))) for d in range(5)]
+    [0, 1, 3, 6, 10]
+    """
+    return d * (d + 1) / 2
+
+
+def side_cost(settings: Settings, bx: int, by: int) -> Fraction:
+    """The side cost of "x takes side 1 against y" for side biases ``bx`` and ``by`` (RULES.md 3).
+
+    pre and post are the pair's imbalance before and after the game: the larger of the two absolute
+    biases (``side_bias_measure: max``) or their sum (``sum``). The cost is 0 when post < pre (the game
+    reduces the imbalance), else base^post (``side_cost: power``) or base * post (``linear``); base is
+    ``side_cost_base`` (8). RULES.md 3's worked example:
+
+    >>> s = Settings(sides="single")
+    >>> [int(side_cost(s, bx, by)) for bx, by in [(1, 1), (1, -1), (-1, 1), (0, 0), (2, 0), (0, 2)]]
+    [64, 64, 0, 8, 512, 0]
+    >>> int(side_cost(Settings(sides="single", side_cost="linear"), 1, 1))
+    16
+    """
+    if settings.side_bias_measure == "sum":
+        pre, post = abs(bx) + abs(by), abs(bx + 1) + abs(by - 1)
+    else:
+        pre, post = max(abs(bx), abs(by)), max(abs(bx + 1), abs(by - 1))
+    if post < pre:
+        return Fraction(0)
+    base = settings.side_cost_base
+    return base ** post if settings.side_cost == "power" else base * post
+
+
+def due_colour(sides: Sequence[int]) -> int | None:
+    """The due colour after games in ``sides`` (1 White, 2 Black), RULES.md 2.10: White when c < 0, Black when
+    c > 0, else the opposite of the last colour; ``None`` without games.
+
+    >>> due_colour([1, 2]), due_colour([1, 1, 2]), due_colour([2]), due_colour([])
+    (1, 2, 1, None)
+    """
+    c = sides.count(1) - sides.count(2)
+    if c:
+        return 2 if c > 0 else 1
+    return 3 - sides[-1] if sides else None
+
+
+def colour_ok(sides: Sequence[int], colour: int) -> bool:
+    """Whether ``colour`` keeps RULES.md 2.10's hard limits (FIDE C.04.1 (f), (g)): |c| <= 2 after the round,
+    and not a third game running in one colour.
+
+    >>> colour_ok([1, 1], 1), colour_ok([1, 2, 1], 1), colour_ok([1, 2, 1, 1], 2), colour_ok([2, 1, 1, 2, 1], 1)
+    (False, True, True, True)
+    """
+    c = sides.count(1) - sides.count(2) + (1 if colour == 1 else -1)
+    return abs(c) <= 2 and not (len(sides) >= 2 and sides[-1] == sides[-2] == colour)
+
+
+def float_cost(balance: int, bound: int, direction: Literal["down", "up"]) -> int:
+    """One player's share of level 6 (float balance, RULES.md 2.5) when floating ``direction``.
+
+    Seed 004 wants every player's float balance (ups minus downs) as close to zero as possible. A float
+    changes the sum of squared balances by (f - 1)^2 - f^2 = 1 - 2f for the player going down and
+    (f + 1)^2 - f^2 = 1 + 2f for the one going up, so the cheapest float is the one whose player's
+    balance is furthest on the side the float corrects: down for the highest balance, up for the lowest.
+    Shifted by the round's highest balance (``bound`` for ``down``) or lowest (``up``) to stay >= 1:
+    ``1 + 2(bound - f)`` down, ``1 + 2(f - bound)`` up; a cross-group pair costs the two shares.
+
+    >>> [float_cost(f, 2, "down") for f in (2, 1, 0)]   # floating down the +2 player is cheapest
+    [1, 3, 5]
+    >>> [float_cost(f, -1, "up") for f in (-1, 0, 2)]   # floating up the -1 player is cheapest
+    [1, 3, 7]
+    """
+    return 1 + 2 * (bound - balance if direction == "down" else balance - bound)
