@@ -190,7 +190,8 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     if problems:  # a bug, not bad input: never write a broken pairing
         raise RuntimeError("pairing failed its own check: " + "; ".join(problems))
     when = _now(now)
-    append = results_append(book, pairing, first_row, clear_through)
+    append = results_append(book, pairing, first_row, clear_through,
+                            games_per_round=event.settings.games_per_round)
     last = append.first_row + len(append.rows) - 1
     written = f"Results rows {append.first_row}-{last} (round {pairing.round}), Pairings"
     command = "pair --redo" if redo else "pair"

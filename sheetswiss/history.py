@@ -14,7 +14,7 @@ from typing import final
 from .errors import SheetswissError
 from .model import Event, PlayerId
 from .results import Outcome, ResultKind
-from .scoring import Scale, pairing_scale_for, scale_for
+from .scoring import Scale, pairing_scale_for, per_round, scale_for
 
 __all__ = ["History", "RoundKind", "RoundRecord", "history", "side_bias", "sides_played", "total"]
 
@@ -68,9 +68,9 @@ class RoundRecord:
     """On the pairing scale (RULES.md 1.5)."""
     opponent: PlayerId | None = None
     side: int | None = None
-    """1 if the player was Player A, 2 if Player B (games and forfeits)."""
+    """1 if the player was Player A, 2 if Player B (games and forfeits); ``None`` for a double-sided match."""
     games: tuple[int, int, int] | None = None
-    """Games won, lost, drawn by the player, when a game score was typed."""
+    """Games won, lost, drawn by the player, when a game score was typed, and always for a double-sided match."""
 
 
 History = Mapping[PlayerId, tuple[RoundRecord, ...]]
@@ -111,22 +111,37 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
     who won (:class:`~sheetswiss.scoring.Scale`); points that fit no pair of ranges raise
     :class:`~sheetswiss.errors.SheetswissError` naming the Result cell.
 
+    Under ``sides: double`` (RULES.md 3) each Results row with an opponent is one game, scored on
+    its own, and a round's two games against one opponent are one record (:func:`_match`); rounds
+    without an opponent (byes, absences, late entry) stand for both games
+    (:func:`~sheetswiss.scoring.per_round`). A match with a game still pending is skipped.
+
     Cost: one pass over the Results rows and one over the players' rounds; points come from a
     per-scale table unless a game score or typed points refine them.
     """
     n = event.completed_rounds if through is None else through
     ranking, pairing = scale_for(event.settings), pairing_scale_for(event.settings)
     late_draw = event.settings.late_entry_points == "draw"
+    per = event.settings.games_per_round
     plain_ranking, plain_pairing = _plain(ranking, late_draw), _plain(pairing, late_draw)
+    alone_ranking = _plain(per_round(ranking, per), late_draw)  # rounds without an opponent
+    alone_pairing = _plain(per_round(pairing, per), late_draw)
     rows: dict[PlayerId, list[RoundRecord | None]] = {p.name: [None] * n for p in event.players}
+    matches: dict[tuple[PlayerId, int], list[RoundRecord]] = {}  # sides double: a round's games, for _match
 
     def record(player: PlayerId, r: int, kind: RoundKind, cls: str, opponent: PlayerId | None = None,
                side: int | None = None, games: tuple[int, int, int] | None = None) -> None:
-        if games is None:
-            points, pairing_points = plain_ranking[kind, cls], plain_pairing[kind, cls]
-        else:
+        if games is not None:
             points, pairing_points = ranking.points(cls, games), pairing.points(cls, games)
-        rows[player][r - 1] = RoundRecord(r, kind, cls, points, pairing_points, opponent, side, games)
+        elif opponent is None:
+            points, pairing_points = alone_ranking[kind, cls], alone_pairing[kind, cls]
+        else:
+            points, pairing_points = plain_ranking[kind, cls], plain_pairing[kind, cls]
+        rec = RoundRecord(r, kind, cls, points, pairing_points, opponent, side, games)
+        if per > 1 and opponent is not None:
+            matches.setdefault((player, r), []).append(rec)
+        else:
+            rows[player][r - 1] = rec
 
     for g in event.games:
         if g.round > n or g.result is None:
@@ -150,6 +165,9 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
                 raise SheetswissError(f"{g.cell}: {e}") from None
         record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga)
         record(g.b, g.round, RoundKind.GAME, cb, g.a, 2, gb)
+    for (player, r), games in matches.items():
+        if len(games) == per:
+            rows[player][r - 1] = _match(games)
     out: dict[PlayerId, tuple[RoundRecord, ...]] = {}
     for p in event.players:
         recs = rows[p.name]
@@ -159,6 +177,23 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
                 record(p.name, i + 1, RoundKind.LATE if late else RoundKind.ABSENT, "D" if late and late_draw else "L")
         out[p.name] = tuple(rec for rec in recs if rec is not None)  # all filled in by now
     return out
+
+
+def _match(games: list[RoundRecord]) -> RoundRecord:
+    """A double-sided match (RULES.md 3) as one round: each game scored on its own and the points added;
+    the games counted (won, lost, drawn); the match decided by game wins, as a typed game score is
+    (RULES.md 1.1: more game wins wins, equal is a drawn match). Its kind is a game if either game was
+    played over the board, else a forfeit win or loss by the match's outcome.
+    """
+    won, lost, drawn = (sum(g.outcome == c for g in games) for c in "WLD")
+    cls = "W" if won > lost else "L" if lost > won else "D"
+    if any(g.kind is RoundKind.GAME for g in games):
+        kind = RoundKind.GAME
+    else:
+        kind = RoundKind.FORFEIT_WIN if cls == "W" else RoundKind.FORFEIT_LOSS
+    return RoundRecord(games[0].round, kind, cls, sum((g.points for g in games), Fraction(0)),
+                       sum((g.pairing_points for g in games), Fraction(0)), games[0].opponent, None,
+                       (won, lost, drawn))
 
 
 def total(records: tuple[RoundRecord, ...], *, pairing: bool = False) -> Fraction:

@@ -107,7 +107,8 @@ def table_page(event_name: str, pages: Sequence[tuple[str, str]], name: str, tit
 
 
 def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datetime) -> Page:
-    """Every player of the last paired round by name, with their table and opponent."""
+    """Every player of the last paired round by name, with their table and opponent (once, though a
+    double-sided match has a Results row for each of its two games)."""
     round_ = event.paired_rounds
     rows: list[tuple[Sequence[object], str, bool]] = []
     seen = set()
@@ -115,7 +116,7 @@ def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datet
         if not g.is_pairing:
             continue
         for me, other in ((g.a, g.b), (g.b, g.a)):
-            if me is None:
+            if me is None or me in seen:
                 continue
             seen.add(me)
             table = "bye" if other is None else (g.table if g.table is not None else "")

@@ -34,6 +34,7 @@ __all__ = [
     "ScaleWarning",
     "game12_points",
     "pairing_scale_for",
+    "per_round",
     "scale_for",
     "scale_problems",
 ]
@@ -198,6 +199,27 @@ def pairing_scale_for(settings: Settings) -> Scale:
         return _named(settings, settings.pairing_points)
     ranking = scale_for(settings)
     return PRESETS["armati"] if settings.pairing_points is None and ranking.is_range else ranking
+
+
+def per_round(scale: Scale, games: int) -> Scale:
+    """``scale`` for a whole round of ``games`` games, each scored on its own: every value times ``games``.
+
+    Under ``sides: double`` (RULES.md 3: two games a round, one on each side, each scored on its own)
+    a round is worth twice a game, and a PAB, a half bye and a late entry's draw stand for both games
+    (*decision*, as the MTR counts a bye as a 2-0 win): ``magic`` gives a bye 6, a half bye 2.
+
+    >>> s = per_round(PRESETS["magic"], 2)
+    >>> s.win, s.draw, s.loss, s.bye
+    (Fraction(6, 1), Fraction(2, 1), Fraction(0, 1), Fraction(6, 1))
+    """
+    if games == 1:
+        return scale
+
+    def times(r: PointRange) -> PointRange:
+        return r[0] * games, r[1] * games
+
+    return replace(scale, wins=times(scale.wins), draws=times(scale.draws), losses=times(scale.losses),
+                   bye=scale.bye * games)
 
 
 @final

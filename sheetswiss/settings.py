@@ -217,9 +217,10 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("colours", "none", _choice("none", "alternate"),
                 "Colours (ordinary Swiss): none, or alternate (Player A is White; no three in a row, never "
                 "more than two more of one colour).", section="2.10"),
-    SettingSpec("sides", "none", _choice("none", "single"),
-                "Sides (single-sided Swiss, e.g. corp/runner): none, or single (one game a round, Player A "
-                "plays side 1; each pair meets at most twice, once each way).", section="3"),
+    SettingSpec("sides", "none", _choice("none", "single", "double"),
+                "Sides (e.g. corp/runner): none; single (one game a round, Player A plays side 1; each pair "
+                "meets at most twice, once each way); double (two games a round, one on each side, two "
+                "Results rows per table, each game scored on its own).", section="3"),
     SettingSpec("side_cost", "power", _choice("power", "linear"),
                 "sides single: the cost of worsening a side imbalance: power (base to the imbalance) or linear "
                 "(base times it).", section="3"),
@@ -364,6 +365,11 @@ class Settings:
     rating_k: Fraction = Fraction(8)
     elo_k: Fraction = Fraction(20)
     elo_start: Fraction = Fraction(1500)
+
+    @property
+    def games_per_round(self) -> int:
+        """Games a player plays in a round: 2 under ``sides: double`` (one on each side, RULES.md 3), else 1."""
+        return 2 if self.sides == "double" else 1
 
     @property
     def unplayed_rule(self) -> str:

@@ -15,12 +15,13 @@ by rating (highest first, unrated last), then by name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import final
 
 from .errors import UnknownName
-from .history import RoundKind
+from .history import RoundKind, RoundRecord
 from .model import Event, PlayerId
 from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, chain, number_text, split_by
 
@@ -38,13 +39,15 @@ class StandingRow:
     player: PlayerId
     points: Fraction
     wins: int
-    """Rounds worth a win's points, played or not (forfeit wins, a PAB worth a win)."""
+    """Rounds worth a win's points, played or not (forfeit wins, a PAB worth a win).
+
+    Under ``sides: double`` the record counts games, not rounds (:func:`_game_record`)."""
     draws: int
     """Rounds worth a draw: drawn games, half byes, a PAB worth a draw."""
     losses: int
     """Games and forfeits lost; zero byes and absences are in none of the three."""
     games: int
-    """Games played over the board."""
+    """Games played over the board (two a round of a double-sided match)."""
     values: tuple[Fraction, ...]
     """One value per tiebreak of :attr:`Standings.chain`, in chain order."""
     dropped: bool
@@ -112,6 +115,24 @@ def _tie_order(ctx: Context, group: Group) -> Group:
     return tuple(sorted(group, key=lambda x: (ctx.player[x].rating is None, -(ctx.player[x].rating or 0), x)))
 
 
+def _game_record(records: Sequence[RoundRecord], classes: Sequence[str], per: int) -> tuple[int, int, int]:
+    """Wins, draws, losses: one a round, or under ``sides: double`` (``per`` = 2) one a game (*decision*).
+
+    A round with an opponent counts its result class, or a double-sided match its games, forfeited
+    games included (RULES.md 3: each game is scored on its own). A round without one counts its
+    class ``per`` times, as it stands for every game of the round (a PAB worth a win: two wins);
+    losses need an opponent, so zero byes and absences are in none of the three.
+    """
+    won = drawn = lost = 0
+    for r, c in zip(records, classes):
+        if r.opponent is not None and per > 1 and r.games is not None:
+            won, lost, drawn = won + r.games[0], lost + r.games[1], drawn + r.games[2]
+        elif r.opponent is not None or c != "L":
+            count = 1 if r.opponent is not None else per
+            won, drawn, lost = won + count * (c == "W"), drawn + count * (c == "D"), lost + count * (c == "L")
+    return won, drawn, lost
+
+
 def compute_standings(event: Event, *, through: int | None = None) -> Standings:
     """The standings after round ``through`` (default: the completed rounds).
 
@@ -122,20 +143,22 @@ def compute_standings(event: Event, *, through: int | None = None) -> Standings:
     ctx = Context.of(event, through=through)
     names = chain(event.settings)
     ranking = _rank(ctx, names)
+    per = event.settings.games_per_round
     rows: list[StandingRow] = []
     for group in ranking.groups:
         rank = len(rows) + 1
         for x in _tie_order(ctx, group):
-            records, classes = ctx.records[x], ctx.classes[x]
+            records = ctx.records[x]
+            wins, draws, losses = _game_record(records, ctx.classes[x], per)
             rows.append(StandingRow(
                 rank=rank,
                 shared=len(group) > 1,
                 player=x,
                 points=ctx.points(ctx.score[x]),
-                wins=classes.count("W"),
-                draws=classes.count("D"),
-                losses=sum(1 for r, c in zip(records, classes) if c == "L" and r.opponent is not None),
-                games=sum(1 for r in records if r.kind is RoundKind.GAME),
+                wins=wins,
+                draws=draws,
+                losses=losses,
+                games=per * sum(1 for r in records if r.kind is RoundKind.GAME),
                 values=tuple(ranking.values[x]),
                 dropped=ctx.player[x].dropped,
             ))

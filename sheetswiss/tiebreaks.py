@@ -27,7 +27,7 @@ from typing import NamedTuple, TypeAlias, final
 from .errors import UnknownName
 from .history import RoundKind, RoundRecord, history
 from .model import Event, Player, PlayerId
-from .scoring import Scale, scale_for
+from .scoring import Scale, per_round, scale_for
 from .settings import Settings, parse_number
 
 __all__ = [
@@ -259,6 +259,8 @@ class Context:
     rounds: int
     records: Mapping[PlayerId, tuple[RoundRecord, ...]]
     scale: Scale
+    """What a round is worth: the ranking scale, doubled under ``sides: double`` (two games a round,
+    :func:`~sheetswiss.scoring.per_round`), so a round "counted as a draw" is a drawn match."""
     unit: int
     """Points are held as whole numbers of ``1/unit``: the least common denominator of all points."""
     _memo: dict[str, dict[PlayerId, Fraction]] = field(default_factory=dict, repr=False)
@@ -270,7 +272,7 @@ class Context:
         """The context of ``event`` through round ``through`` (default: the completed rounds)."""
         n = event.completed_rounds if through is None else through
         records = history(event, through=n)
-        scale = scale_for(event.settings)
+        scale = per_round(scale_for(event.settings), event.settings.games_per_round)
         fixed = (scale.win, scale.draw, scale.loss, scale.bye)
         dens = {p.denominator for p in fixed} | {r.points.denominator for rs in records.values() for r in rs}
         return cls(event, n, records, scale, math.lcm(*dens))

@@ -14,7 +14,6 @@ import pytest
 
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.errors import BadSetting
 from sheetswiss.history import history, side_bias, sides_played
 from sheetswiss.model import Event
 from sheetswiss.pairing import check_pairing, pair_round
@@ -272,9 +271,8 @@ def test_pairings_tab_shows_sides() -> None:
     assert tab.rows[1][1] == "White (Player A)" and tab.rows[1][-1] == "Colour"
 
 
-def test_double_sided_is_not_offered() -> None:
-    with pytest.raises(BadSetting, match="not one of: none, single"):
-        parse_settings([(2, "sides", "double")])
+def test_side_settings_parse() -> None:
+    """Double-sided events are tested in test_double_sided.py."""
     assert parse_settings([(2, "sides", "single"), (3, "side_cost", "linear")]).side_cost == "linear"
 
 

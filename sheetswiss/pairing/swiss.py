@@ -24,7 +24,7 @@ from ..errors import SheetswissError
 from ..history import RoundRecord, history, sides_played
 from ..model import Event, Player, PlayerId
 from ..results import ResultKind
-from ..scoring import pairing_scale_for
+from ..scoring import pairing_scale_for, per_round
 from ..settings import Settings
 from ..standings import compute_standings
 from ..tiebreaks import chain
@@ -183,7 +183,7 @@ def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores:
 
 def _state(event: Event, round_: int) -> _State:
     recs = history(event, through=round_ - 1)
-    win = pairing_scale_for(event.settings).win
+    win = per_round(pairing_scale_for(event.settings), event.settings.games_per_round).win  # a round's win
     top = _accelerated(event)
     requested = _requested_byes(event, round_)
     not_paired: list[tuple[PlayerId, str]] = []
@@ -233,9 +233,10 @@ def _distance(event: Event, state: _State, x: PlayerId, y_score: Fraction, y_gro
 
 def _two_sided(settings: Settings) -> str:
     """``"sides"`` under ``sides: single``, ``"colours"`` under ``colours: alternate`` (ignored with sides,
-    RULES.md 3), else ``""``."""
-    if settings.sides == "single":
-        return "sides"
+    RULES.md 3), else ``""``. Under ``sides: double`` both sides are played every round: no side cost,
+    nothing to choose (RULES.md 3)."""
+    if settings.sides != "none":
+        return "sides" if settings.sides == "single" else ""
     return "colours" if settings.colours == "alternate" else ""
 
 

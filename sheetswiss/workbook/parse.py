@@ -160,12 +160,18 @@ def parse_players(book: Book) -> tuple[Player, ...]:
 
 
 def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tuple[Game, ...]:
+    """The Results rows: each player at most once a round, but under ``sides: double`` (RULES.md 3) a
+    match is two rows, one a game, the second with the sides swapped (A v B, then B v A) at the same
+    table; a lone game, a third row, or the same sides twice is an error naming the row's cell."""
     cols = Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table"])
     known = {p.name.lower(): p.name for p in players}
-    game_based = scale_for(settings).game_based
-    draws_allowed = scale_for(settings).draws_allowed
+    scale = scale_for(settings)
+    game_based, draws_allowed = scale.game_based, scale.draws_allowed
+    typed_points = scale.is_range and not game_based  # a custom range scale's results are the sides' points
+    double = settings.sides == "double"
     games: list[Game] = []
     seen: dict[tuple[int, str], int] = {}
+    matches: dict[tuple[int, frozenset[str]], list[Game]] = {}
     for r, row in enumerate(cols.rows, start=2):
         if all(cell_text(v) == "" for v in row):
             continue
@@ -198,14 +204,29 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
                                   "opponent; clear Player B or type the game's result")
             if not draws_allowed and result.outcome.name == "DRAW" and not result.is_bye:
                 raise BadWorkbook(f"{cols.ref('Result', r)}: the {settings.points} scale has no draws")
+            if double and result.games is not None and sum(result.games) > 1 and not typed_points:
+                raise BadWorkbook(f"{cols.ref('Result', r)}: {result.spelling()!r} is a score of several games; "
+                                  "under sides: double each row is one game: type 1-0, 0-1 or 1/2")
+        game = Game(round=round_, table=table, a=a, b=b, result=result, row=r, cell=cols.ref("Result", r))
+        second = False
+        if double and b is not None:
+            match = matches.setdefault((round_, frozenset((a, b))), [])
+            _check_second_game(cols, game, match)
+            match.append(game)
+            second = len(match) == 2
         for name in (a, b):
             if name is None:
                 continue
-            if (round_, name) in seen:
+            if (round_, name) in seen and not second:
                 raise BadWorkbook(f"{cols.ref('Round', r)}: {name!r} is in round {round_} twice "
-                                  f"(also row {seen[round_, name]})")
-            seen[round_, name] = r
-        games.append(Game(round=round_, table=table, a=a, b=b, result=result, row=r, cell=cols.ref("Result", r)))
+                                  f"(also row {seen[round_, name]})"
+                                  + ("; a double-sided match is two rows with the same two players" if double else ""))
+            seen.setdefault((round_, name), r)
+        games.append(game)
+    lone = next((m[0] for m in matches.values() if len(m) == 1), None)
+    if lone is not None:
+        raise BadWorkbook(f"{cols.ref('Round', lone.row)}: round {lone.round} has one game of {lone.a} v {lone.b}; "
+                          f"under sides: double a match is two rows, {lone.a} v {lone.b} and {lone.b} v {lone.a}")
     paired = sorted({g.round for g in games if g.is_pairing})
     for expected, got in enumerate(paired, start=1):
         if got != expected:
@@ -213,6 +234,23 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
             raise BadWorkbook(f"{cols.ref('Round', first.row)}: round {got} follows round {expected - 1}; "
                               f"round {expected} has no pairings")
     return tuple(games)
+
+
+def _check_second_game(cols: Columns, game: Game, match: list[Game]) -> None:
+    """Under ``sides: double``: ``game`` may join ``match`` (the rows of its pair in its round so far) only
+    as the second game, with the sides swapped and at the same table (RULES.md 3)."""
+    if len(match) >= 2:
+        raise BadWorkbook(f"{cols.ref('Round', game.row)}: a third row for {game.a} v {game.b} in round "
+                          f"{game.round} (rows {match[0].row} and {match[1].row} are the match's two games); "
+                          "delete one")
+    if match and match[0].a == game.a:
+        raise BadWorkbook(f"{cols.ref('Player A', game.row)}: {game.a!r} plays side 1 against {game.b!r} in round "
+                          f"{game.round} twice (also row {match[0].row}); the second game swaps the sides: "
+                          f"{game.b} as Player A")
+    if match and match[0].table != game.table:
+        raise BadWorkbook(f"{cols.ref('Table', game.row)}: table {game.table}, but the first game of "
+                          f"{game.b} v {game.a} (row {match[0].row}) is at table {match[0].table}; both games of "
+                          "a match share a table")
 
 
 _DATE_TEXT = re.compile(r"\d{1,4}/\d{1,2}/\d{1,4}|\d{1,2}:\d{2}:\d{2}( [AP]M)?|\d{4}-\d{2}-\d{2}( .*)?")

@@ -150,13 +150,15 @@ def _label(event: Event) -> str:
     return event.settings.event_name or "sheetswiss event"
 
 
-def _side_labels(event: Event) -> tuple[str, str, str] | None:
-    """Under ``sides: single`` or ``colours: alternate``: the by-name column's header and the names of
-    Player A's and Player B's side (RULES.md 3, 2.10); ``None`` otherwise."""
+def _side_labels(event: Event) -> tuple[str, str, str, str, str] | None:
+    """Under sides or ``colours: alternate`` (RULES.md 3, 2.10): the by-name column's header, the headers of
+    Player A's and Player B's columns, and the names of their sides; ``None`` otherwise."""
     if event.settings.sides == "single":
-        return "Side", "1", "2"
+        return "Side", "Side 1 (Player A)", "Side 2 (Player B)", "1", "2"
+    if event.settings.sides == "double":
+        return "Sides", "Player A (side 1 in game 1)", "Player B (side 1 in game 2)", "1, then 2", "2, then 1"
     if event.settings.colours == "alternate":
-        return "Colour", "White", "Black"
+        return "Colour", "White (Player A)", "Black (Player B)", "White", "Black"
     return None
 
 
@@ -164,7 +166,9 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
     """Pairings: the round by table, and beside it the same list by player name with the table.
 
     Under ``sides: single`` Player A's column reads "Side 1 (Player A)" and the list by name says each
-    player's side; under ``colours: alternate`` "White (Player A)" and each player's colour.
+    player's side; under ``colours: alternate`` "White (Player A)" and each player's colour. Under
+    ``sides: double`` each table is listed once: Player A plays side 1 in game 1 and Player B in game 2
+    (Results has a row for each game), and the list by name says "1, then 2" or "2, then 1".
     """
     labels = _side_labels(event)
     table_of: dict[PlayerId, tuple[str, str, Value]] = {}
@@ -180,7 +184,7 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
             table_of[t.a] = (str(t.number), t.b, number(pairing.scores[t.b]))
             table_of[t.b] = (str(t.number), t.a, score_a)
             if labels is not None:
-                side_of[t.a], side_of[t.b] = labels[1], labels[2]
+                side_of[t.a], side_of[t.b] = labels[3], labels[4]
     width = 3 if labels is None else 4
     by_name: list[list[Value]] = []
     for name in sorted(table_of, key=lambda n: (n.casefold(), n)):
@@ -195,22 +199,25 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
         left = body[i] if i < len(body) else [None] * 5
         right = by_name[i] if i < len(by_name) else [None] * width
         grid.append([*left, None, *right])
-    a_head, b_head = "Player A", "Player B"
-    if labels is not None:
-        a_head, b_head = (("Side 1 (Player A)", "Side 2 (Player B)") if labels[0] == "Side"
-                          else ("White (Player A)", "Black (Player B)"))
+    a_head, b_head = ("Player A", "Player B") if labels is None else labels[1:3]
     header = ("Table", a_head, "Points", b_head, "Points", "", "Player", "Table", "Opponent",
               *(() if labels is None else (labels[0],)))
     title = f"{_label(event)}: round {pairing.round} pairings, {when:%Y-%m-%d %H:%M}"
     bands = [Band(3, 2 + rows, c, c, bold=c in (1, 8), center=True) for c in (1, 3, 5, 8)] if rows else []
     footer = list(pairing.notes)
+    if event.settings.sides == "double":
+        footer.append("Each table plays two games: game 1 with Player A on side 1, game 2 with Player B on side 1; "
+                      "type each game's result in its own row of Results")
     return tool_tab(PAIRINGS, title, header, grid, bands, footer)
 
 
 def standings_tab(event: Event, table: Standings, when: dt.datetime) -> Tab:
-    """Standings: rank, player, points, record, games, one column per tiebreak, the top cut shaded."""
+    """Standings: rank, player, points, record, games, one column per tiebreak, the top cut shaded.
+
+    Under ``sides: double`` the record counts games and is headed "Games W-D-L"."""
     tiebreaks = table.tiebreaks
-    header = ("Rank", "Player", "Points", "W-D-L", "Played", *(tb.title for tb in tiebreaks), "Status", "Cut")
+    record = "Games W-D-L" if event.settings.sides == "double" else "W-D-L"
+    header = ("Rank", "Player", "Points", record, "Played", *(tb.title for tb in tiebreaks), "Status", "Cut")
     cut = top_cut(event)
     qualified = set(making_cut(table, cut))
     last_in_cut = max((i + 1 for i, row in enumerate(table.rows) if row.player in qualified), default=0)
@@ -265,16 +272,21 @@ def append_rows(book: Book, tab: str, records: Sequence[dict[str, Value]], *, fi
                   text_columns=tuple(columns[name] + 1 for name in text if name in columns))
 
 
-def results_append(book: Book, pairing: Pairing, first_row: int | None = None, clear_through: int = 0) -> Append:
+def results_append(book: Book, pairing: Pairing, first_row: int | None = None, clear_through: int = 0, *,
+                   games_per_round: int = 1) -> Append:
     """The round's rows for Results: Result cells empty (formatted as Text), the bye row says ``bye``.
 
     Player A is each table's side 1 (White) under ``sides: single`` or ``colours: alternate``: the pairing
     puts that player first (RULES.md 3, 2.10), so the row records the sides the game is played with.
+    With ``games_per_round`` 2 (``sides: double``) a table has two rows, one a game: A v B, then B v A
+    (each game's Player A plays side 1 in it); the bye keeps one row.
     """
-    records: list[dict[str, Value]] = [
-        {"Round": pairing.round, "Table": t.number, "Player A": t.a,
-         "Player B": t.b if t.b is not None else "BYE", "Result": None if t.b is not None else "bye"}
-        for t in pairing.tables]
+    records: list[dict[str, Value]] = []
+    for t in pairing.tables:
+        games = [(t.a, t.b)] if t.b is None or games_per_round == 1 else [(t.a, t.b), (t.b, t.a)]
+        records.extend({"Round": pairing.round, "Table": t.number, "Player A": a,
+                        "Player B": b if b is not None else "BYE", "Result": None if b is not None else "bye"}
+                       for a, b in games)
     return append_rows(book, RESULTS, records, first_row=first_row, clear_through=clear_through, text=("Result",))
 
 
