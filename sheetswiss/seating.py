@@ -3,9 +3,10 @@
 The sizes: as many tables of the largest size in ``table_sizes`` as leave a remainder the smaller
 sizes can seat, then the same for the next size (13 players at 3,4 -> 4+3+3+3; 22 -> 4+4+4+4+3+3).
 The players: a seeded shuffle (``random.Random(f"{seed}:seat:{heat}")``, RULES.md 2.11) improved by
-swapping two players of different tables while that lowers the cost, restarted from the best seating
-with a few random swaps. The cost is, most significant first, the pairs at one table who already sat
-together in an earlier heat, then the pairs of one club (DESIGN.md: pairing options).
+swapping two players of different tables while that lowers the cost, restarted alternately from the best
+seating with a few random swaps and from a fresh shuffle. The cost is, most significant first, the pairs at
+one table who already sat together in an earlier heat, then the pairs of one club (DESIGN.md: pairing
+options).
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from .settings import Settings
 __all__ = ["SeatedTable", "Seating", "meetings", "seat_heat", "split_tables"]
 
 _RESTARTS = 60
-"""Restarts from the best seating so far; each ends in a seating no single swap improves."""
+"""Restarts, alternately from the best seating so far with a few random swaps and from a fresh shuffle;
+each ends in a seating no single swap improves."""
 
 
 def split_tables(n: int, sizes: Sequence[int]) -> tuple[int, ...]:
@@ -171,14 +173,18 @@ def seat_heat(players: Sequence[Player], games: Sequence[HeatGame], settings: Se
     search = _Search(weight, [order[s:s + size] for s, size in zip(starts, sizes)], rng)
     search.descend()
     best, best_cost = [list(t) for t in search.tables], search.cost()
-    for _ in range(_RESTARTS if len(sizes) > 1 else 0):
+    for restart in range(_RESTARTS if len(sizes) > 1 else 0):
         if best_cost == 0:
             break
-        search = _Search(weight, [list(t) for t in best], rng)
-        for _ in range(rng.randint(1, 3)):
-            p, q = rng.sample(range(len(names)), 2)
-            if search.table_of[p] != search.table_of[q]:
-                search.swap(p, q)
+        if restart % 2:  # a fresh shuffle now and then: a local optimum a few swaps cannot leave
+            rng.shuffle(order)
+            search = _Search(weight, [order[s:s + size] for s, size in zip(starts, sizes)], rng)
+        else:
+            search = _Search(weight, [list(t) for t in best], rng)
+            for _ in range(rng.randint(1, 3)):
+                p, q = rng.sample(range(len(names)), 2)
+                if search.table_of[p] != search.table_of[q]:
+                    search.swap(p, q)
         search.descend()
         if search.cost() <= best_cost:
             best, best_cost = [list(t) for t in search.tables], search.cost()

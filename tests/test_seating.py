@@ -157,3 +157,13 @@ def test_two_hundred_players_are_fast() -> None:
     assert time.perf_counter() - start < 5
     check(seating, people, games, (3, 4))
     assert seating.repeats == 0
+
+
+def test_seating_leaves_a_local_optimum_that_swaps_cannot() -> None:
+    """Three club-mates at one table, six repeats forced: no single swap separates them without a new
+    repeat, so the search must restart elsewhere to reach the optimum (6 repeats, 1 club pair)."""
+    clubs = ["A", "", "", "A", "", "", "", "A", "", "", ""]
+    people = [Player(name=f"P{i}", club=clubs[i]) for i in range(11)]
+    games = random_history([p.name for p in people], 4, random.Random(10688))
+    seating = seat_heat(people, games, Settings(seed=10688), heat=5)
+    assert (seating.repeats, seating.same_club) == _optimum(people, games, 5) == (6, 1)
