@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .backends import sheet_key
-from .backends.base import Backend, Book, Changes
+from .backends.base import Backend, Book, Changes, Update
 from .backends.excel import ExcelBackend
 from .errors import SheetswissError, WorkbookUnavailable
 from .heats import HeatGame
@@ -33,7 +33,7 @@ from .settings import Settings
 from .standings import compute_standings, making_cut, top_cut
 from .standings import explain as explain_standing
 from .tiebreaks import number_text
-from .workbook.contract import GM_TABS, PLAYOFFS, RESULTS
+from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
 from .workbook.parse import cell_text, parse_event, parse_players, parse_settings_tab, parse_signups
 from .workbook.parse_heats import parse_heats
 from .workbook.render import (
@@ -516,9 +516,15 @@ def plan(source: str | Backend | None = None, *, players: int | None = None, cut
     return Report(tuple(lines), result)
 
 
-def rating(sources: Sequence[str | Backend], *, elo: bool = False) -> Report:
+def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | Backend | None = None,
+           dry_run: bool = False, now: dt.datetime | None = None) -> Report:
     """Ratings across past events: the additive W x V rating of seed 002 (RULES.md 8.1), and with
-    ``elo`` an Elo rating from every game (RULES.md 8.3), in the order the events are given."""
+    ``elo`` an Elo rating from every game (RULES.md 8.3), in the order the events are given.
+
+    ``into`` (an event, implies ``elo``) writes each player's Elo, rounded, into that event's
+    Players.Rating where the cell is empty, for round-1 seeding (RULES.md 2.6, 8.3): a rating the GM
+    typed is kept, and players without past games are left empty and listed.
+    """
     from .history import RoundKind, history
     from .rating import Finish, RatedEvent, RatedGame, additive_ratings, elo_ratings
 
@@ -531,8 +537,9 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False) -> Report:
         first = first or event.settings
         table = compute_standings(event)
         recs = history(event, through=table.rounds)
-        byes = {name: sum(r.kind is RoundKind.PAB and r.outcome == "W" for r in rs) for name, rs in recs.items()}
-        finishes = tuple(Finish(player=row.player, place=row.rank, wins=row.wins - byes[row.player],
+        match_wins = {name: sum(r.outcome == "W" and r.kind in (RoundKind.GAME, RoundKind.FORFEIT_WIN) for r in rs)
+                      for name, rs in recs.items()}  # byes are not wins (RULES.md 8.1); a match, not its games
+        finishes = tuple(Finish(player=row.player, place=row.rank, wins=match_wins[row.player],
                                 draws=row.draws, stayed=not row.dropped) for row in table.rows)
         events.append(RatedEvent(name=event.settings.event_name or backend.label, k=event.settings.rating_k,
                                  finishes=finishes))
@@ -546,10 +553,40 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False) -> Report:
     lines = [f"W x V rating over {len(events)} event(s): " + ", ".join(e.name for e in events)]
     lines.extend(f"  {i:>4}  {name:<28} {number_text(value, 2):>8}" for i, (name, value) in
                  enumerate(points.items(), start=1))
-    if elo:
+    if elo or into is not None:
         ratings = elo_ratings(games, k=float(first.elo_k), start=float(first.elo_start))
         lines.append(f"Elo from {len(games)} games (K {number_text(first.elo_k)}, "
                      f"start {number_text(first.elo_start)}):")
         lines.extend(f"  {name:<28} {value:7.0f}" for name, value in
                      sorted(ratings.items(), key=lambda kv: (-kv[1], kv[0])))
+        if into is not None:
+            lines.extend(_fill_ratings(open_backend(into), ratings, dry_run, _now(now)))
     return Report(tuple(lines), points)
+
+
+def _fill_ratings(target: Backend, ratings: dict[str, float], dry_run: bool, when: dt.datetime) -> list[str]:
+    """Write ``ratings`` into the empty Players.Rating cells of ``target`` (names matched ignoring case)."""
+    book = target.read()
+    players = parse_players(book)
+    header = [cell_text(v).lower() for v in (book.rows(PLAYERS)[:1] or [()])[0]]
+    if "rating" not in header:
+        raise SheetswissError(f"{PLAYERS}!1: no column headed 'Rating' in row 1; add one to fill ratings into")
+    column = header.index("rating") + 1
+    by_name = {name.casefold(): value for name, value in ratings.items()}
+    filled = [(p, round(by_name[p.name.casefold()])) for p in players
+              if p.rating is None and p.name.casefold() in by_name]
+    kept = [p.name for p in players if p.rating is not None]
+    unknown = [p.name for p in players if p.rating is None and p.name.casefold() not in by_name]
+    updates = tuple(Update(PLAYERS, p.row, column, value) for p, value in filled)
+    verb = "would fill" if dry_run else "filled"
+    lines = [f"{target.label}: Players.Rating {verb} for {len(filled)} player(s)"]
+    lines.extend(f"  {p.name}: {value}" for p, value in filled)
+    if kept:
+        lines.append(f"  kept as typed: {len(kept)} player(s) already rated")
+    if unknown:
+        lines.append(f"  left empty (no past games): {', '.join(unknown)}")
+    if updates and not dry_run:
+        written = f"Players.Rating for {len(updates)} player(s)"
+        target.write(Changes(updates=updates, tool_tabs=(
+            log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "rating --into", checksum(book), written)),)))
+    return lines

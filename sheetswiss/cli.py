@@ -255,18 +255,26 @@ def plan(source: str | None, players: int | None, cut: int | None, rounds: int |
 @cli.command()
 @click.argument("sources", metavar="EVENT...", nargs=-1, required=True)
 @click.option("--elo", is_flag=True, help="Also compute Elo ratings from every game, events in the order given.")
+@click.option("--into", metavar="EVENT", help="Write each player's Elo into EVENT's empty Players.Rating cells.")
 @click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS", help="Google credentials JSON.")
-def rating(sources: tuple[str, ...], elo: bool, credentials: str | None) -> None:
+@dry_run_option
+def rating(sources: tuple[str, ...], elo: bool, into: str | None, credentials: str | None, dry_run: bool) -> None:
     """Ratings across past events: seed 002's additive W x V rating, and Elo with --elo.
 
-    Example:
+    With --into, the Elo ratings are written into the Rating column of the next event's Players tab,
+    for seeding round 1, but only into empty cells: ratings the GM typed are kept.
+
+    Examples:
 
     \b
         sheetswiss rating spring.xlsx summer.xlsx autumn.xlsx --elo
+        sheetswiss rating spring.xlsx summer.xlsx --into winter.xlsx
     """
     from . import api
 
-    click.echo(api.rating([backend(s, credentials) for s in sources], elo=elo).text())
+    target = backend(into, credentials) if into else None
+    click.echo(api.rating([backend(s, credentials) for s in sources], elo=elo, into=target,
+                          dry_run=dry_run).text())
 
 
 @cli.command()

@@ -3,10 +3,10 @@
 The sizes: as many tables of the largest size in ``table_sizes`` as leave a remainder the smaller
 sizes can seat, then the same for the next size (13 players at 3,4 -> 4+3+3+3; 22 -> 4+4+4+4+3+3).
 The players: a seeded shuffle (``random.Random(f"{seed}:seat:{heat}")``, RULES.md 2.11) improved by
-swapping two players of different tables while that lowers the cost, restarted alternately from the best
-seating with a few random swaps and from a fresh shuffle. The cost is, most significant first, the pairs at
-one table who already sat together in an earlier heat, then the pairs of one club (DESIGN.md: pairing
-options).
+swapping two players of different tables, or moving one to a table one seat smaller, while that lowers
+the cost, restarted alternately from the best seating with a few random swaps and from a fresh shuffle.
+The cost is, most significant first, the pairs at one table who already sat together in an earlier heat,
+then the pairs of one club (DESIGN.md: pairing options).
 """
 
 from __future__ import annotations
@@ -126,8 +126,15 @@ class _Search:
         self.tables[b][self.tables[b].index(q)] = p
         self.table_of[p], self.table_of[q] = b, a
 
+    def move(self, p: int, b: int) -> None:
+        """Seat ``p`` at table ``b`` instead (one larger than ``b``, so the sizes stay the same multiset)."""
+        self.tables[self.table_of[p]].remove(p)
+        self.tables[b].append(p)
+        self.table_of[p] = b
+
     def descend(self) -> None:
-        """Swap while a swap lowers the cost; only a player with a cost at their table can gain."""
+        """Swap two players, or move one from a table to a table one smaller (4, 3 -> 3, 4: the same
+        sizes), while that lowers the cost; only a player with a cost at their table can gain."""
         players = sorted(self.table_of)
         improved = True
         while improved:
@@ -137,6 +144,12 @@ class _Search:
                 a = self.table_of[p]
                 here_p = self.pull(p, a)
                 if here_p == 0:
+                    continue
+                smaller = [b for b, members in enumerate(self.tables) if len(members) + 1 == len(self.tables[a])]
+                best = min(smaller, key=lambda b: (self.pull(p, b), b), default=None)
+                if best is not None and self.pull(p, best) < here_p:
+                    self.move(p, best)
+                    improved = True
                     continue
                 for q in players:
                     b = self.table_of[q]
@@ -189,7 +202,7 @@ def seat_heat(players: Sequence[Player], games: Sequence[HeatGame], settings: Se
         if search.cost() <= best_cost:
             best, best_cost = [list(t) for t in search.tables], search.cost()
     tables = []
-    for number, members in enumerate(best, start=1):
+    for number, members in enumerate(sorted(best, key=len, reverse=True), start=1):  # largest first
         seated = sorted(names[i] for i in members)
         pairs = [(a, b) for i, a in enumerate(seated) for b in seated[i + 1:]]
         tables.append(SeatedTable(

@@ -19,6 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from sheetswiss.backends.base import column_index
+
 CELL_VALUE_KINDS = {"stringValue", "numberValue", "boolValue", "formulaValue"}
 CELL_FIELDS = {"userEnteredValue", "userEnteredFormat", "note"}
 
@@ -31,6 +33,13 @@ class ApiError(Exception):
 
 def bad(message: str) -> ApiError:
     return ApiError(400, "INVALID_ARGUMENT", message)
+
+
+def _trimmed(row: list[Any]) -> list[Any]:
+    """A row as Google answers it: trailing empty cells omitted."""
+    while row and row[-1] == "":
+        row.pop()
+    return row
 
 
 @dataclass
@@ -67,13 +76,8 @@ class Sheet:
         filled = [(r, c) for (r, c), cell in self.cells.items() if cell.get("userEnteredValue")]
         if not filled:
             return []
-        out = []
-        for r in range(max(r for r, _ in filled) + 1):
-            row = [self.value(r, c) for c in range(self.columns)]
-            while row and row[-1] == "":
-                row.pop()
-            out.append(row)
-        return out
+        last = max(r for r, _ in filled)
+        return [_trimmed([self.value(r, c) for c in range(self.columns)]) for r in range(last + 1)]
 
 
 @dataclass
@@ -176,9 +180,7 @@ class FakeSheets:
         for ref, value in cells.items():
             m = re.fullmatch(r"([A-Z]+)(\d+)", ref)
             assert m, ref
-            c = 0
-            for ch in m[1]:
-                c = c * 26 + ord(ch) - 64
+            c = column_index(m[1])
             kind = "numberValue" if isinstance(value, (int, float)) else "stringValue"
             cell = sheet.cells.setdefault((int(m[2]) - 1, c - 1), {})
             if value is None:
@@ -265,15 +267,23 @@ class FakeSheets:
             book = self._book(key)
             out = []
             for text in query.get("ranges", []):
-                m = re.fullmatch(r"'((?:[^']|'')+)'|([^'!]+)", text)
+                m = re.fullmatch(r"(?:'((?:[^']|'')+)'|([^'!]+))(?:!([A-Z]+)(\d+)(?::([A-Z]+)(\d+))?)?", text)
                 if not m:
                     raise bad(f"Unable to parse range: {text}")
                 title = (m[1] or "").replace("''", "'") or m[2]
                 sheet = next((s for s in book.sheets if s.title == title), None)
                 if sheet is None:
                     raise bad(f"Unable to parse range: {text}")
-                values = sheet.values()
-                block: dict[str, Any] = {"range": f"'{title}'!A1:Z{sheet.rows}", "majorDimension": "ROWS"}
+                if m[3]:  # a cell or a block of cells: 'Players'!C5 or 'Players'!C5:D9
+                    r1, c1 = int(m[4]) - 1, column_index(m[3]) - 1
+                    r2, c2 = (int(m[6]) - 1, column_index(m[5]) - 1) if m[5] else (r1, c1)
+                    values = [_trimmed([sheet.value(r, c) for c in range(c1, c2 + 1)]) for r in range(r1, r2 + 1)]
+                    while values and not values[-1]:
+                        values.pop()
+                    block: dict[str, Any] = {"range": f"'{title}'!{text.rsplit('!', 1)[1]}", "majorDimension": "ROWS"}
+                else:
+                    values = sheet.values()
+                    block = {"range": f"'{title}'!A1:Z{sheet.rows}", "majorDimension": "ROWS"}
                 if values:
                     block["values"] = values
                 out.append(block)

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from sheetswiss.backends.excel import ExcelBackend
+from sheetswiss.backends.xlsx import Package
 from sheetswiss.cli import cli
 from sheetswiss.history import history
 from sheetswiss.workbook.parse import parse_event
@@ -243,7 +244,7 @@ def test_a_crash_while_saving_leaves_the_old_file(tmp_path: Path, monkeypatch: p
         Path(filename).write_bytes(b"half a workbook")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(openpyxl.Workbook, "save", crash)
+    monkeypatch.setattr(Package, "save", crash)
     code, _, err = run("pair", str(path))
     assert code == 1 and "left as it was" in err
     assert path.read_bytes() == before

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import openpyxl
@@ -94,3 +95,55 @@ def test_rating_over_two_events(finished: Path, tmp_path: Path) -> None:
     assert code == 0, err
     assert out.startswith("W x V rating over 2 event(s)")
     assert "Elo from " in out
+
+
+def test_rating_into_fills_only_the_empty_rating_cells(finished: Path, tmp_path: Path) -> None:
+    from sheetswiss import api
+    from sheetswiss.rating import RatedGame, elo_ratings
+    from sheetswiss.workbook.parse import parse_event
+
+    past = parse_event(ExcelBackend(finished).read())
+    names = sorted(p.name for p in past.players)
+    score = {"A_WINS": Fraction(1), "B_WINS": Fraction(0)}
+    games = [RatedGame(a=g.a, b=g.b, score=score.get(g.result.outcome.name, Fraction(1, 2)))
+             for g in past.games if g.b is not None and g.result is not None and g.result.kind.name == "GAME"]
+    elo = elo_ratings(games, k=float(past.settings.elo_k), start=float(past.settings.elo_start))
+    target = tmp_path / "next.xlsx"
+    api.new(str(target), seed=3)
+    ExcelBackend(target).fill_cells("Players", {
+        "A2": names[0], "B2": 1234,      # typed by the GM: kept
+        "A3": names[1].upper(),          # same player, other case: filled
+        "A4": "Newcomer",                # no past games: left empty
+        "A5": names[2]})
+    before = ExcelBackend(target).read().rows("Players")
+    code, out, err = run("rating", str(finished), "--into", str(target))
+    assert code == 0, err
+    assert "Players.Rating filled for 2 player(s)" in out and "left empty (no past games): Newcomer" in out
+    rows = ExcelBackend(target).read().rows("Players")
+    assert rows[0] == before[0] and rows[1] == before[1] and rows[3][:2] == ("Newcomer",)
+    assert rows[2][1] == round(elo[names[1]]) and rows[4][1] == round(elo[names[2]])
+    sheet = openpyxl.load_workbook(target)["Players"]
+    assert sheet["B3"].data_type == "n" and sheet["A3"].value == names[1].upper()
+    log = ExcelBackend(target).read().rows("Log")
+    assert log[-1][1] == "rating --into" and "2 player(s)" in str(log[-1][3])
+    # again: nothing left to fill, nothing written
+    code, out, err = run("rating", str(finished), "--into", str(target))
+    assert code == 0 and "filled for 0 player(s)" in out and "kept as typed: 3 player(s)" in out
+    assert ExcelBackend(target).read().rows("Log") == log
+
+
+def test_rating_into_dry_run_and_a_players_tab_without_rating(finished: Path, tmp_path: Path) -> None:
+    from sheetswiss import api
+
+    target = tmp_path / "next.xlsx"
+    api.new(str(target), seed=3)
+    ExcelBackend(target).fill_cells("Players", {"A2": "Somebody"})
+    name = next(iter(r[0] for r in ExcelBackend(finished).read().rows("Players")[1:]))
+    ExcelBackend(target).fill_cells("Players", {"A3": name})
+    data = target.read_bytes()
+    code, out, _ = run("rating", str(finished), "--into", str(target), "--dry-run")
+    assert code == 0 and "would fill for 1 player(s)" in out and target.read_bytes() == data
+    ExcelBackend(target).fill_cells("Players", {"B1": "Elo"})
+    data = target.read_bytes()
+    code, _, err = run("rating", str(finished), "--into", str(target))
+    assert code == 2 and "Players!1: no column headed 'Rating'" in err and target.read_bytes() == data

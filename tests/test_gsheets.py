@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from sheetswiss import api
+from sheetswiss.backends.base import Append, Changes, Tab, Update
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GUARD_TAB, GoogleSheetsBackend, RewritingSession
 from sheetswiss.cli import cli
-from sheetswiss.errors import SheetswissError
+from sheetswiss.errors import BadWorkbook, SheetswissError
 from sheetswiss.workbook.parse import parse_event
 
 from .fake_sheets import FakeSheets
@@ -248,3 +249,42 @@ def test_sign_in_failures_are_one_clear_line(fake: FakeSheets, monkeypatch: pyte
     unreachable = service_account_key(tmp_path / "offline.json", "http://127.0.0.1:9/token")
     code, _, err = run("pair", f"gsheet:{KEY}", "--credentials", str(unreachable))
     assert code == 2 and "cannot reach Google to sign in" in err, err
+
+
+def test_updates_fill_empty_cells_in_the_one_batch_and_a_filled_cell_stops_the_write(fake: FakeSheets) -> None:
+    setup_event(fake, names(4))
+    fake.type(KEY, "Players", {"B2": 1500})
+    before = len(fake.log)
+    backend(fake).write(Changes(updates=(Update("Players", 3, 2, 1650), Update("Players", 1200, 30, "=far"))))
+    assert fake.requests()[before:] == [
+        f"GET /v4/spreadsheets/{KEY}",
+        f"GET /v4/spreadsheets/{KEY}/values:batchGet",
+        f"POST /v4/spreadsheets/{KEY}:batchUpdate",
+    ]
+    assert fake.log[-2][2]["ranges"] == ["'Players'!B3", "'Players'!AD1200"]
+    players = fake.sheet(KEY, "Players")
+    assert players.cells[2, 1]["userEnteredValue"] == {"numberValue": 1650}
+    assert players.cells[1199, 29]["userEnteredValue"] == {"stringValue": "=far"}
+    assert (players.rows, players.columns) == (1200, 30)
+    rows = backend(fake).read().rows("Players")
+    assert rows[1][:2] == ("Player 001", 1500) and rows[2][:2] == ("Player 002", 1650)
+    snapshot = {s.title: dict(s.cells) for s in fake.books[KEY].sheets}
+    before = len(fake.log)
+    with pytest.raises(BadWorkbook, match=r"^Players!B2: this cell is not empty \(it holds 1500\); .*nothing was"):
+        backend(fake).write(Changes(tool_tabs=(Tab("Log", (("x",),)),),
+                                    updates=(Update("Players", 4, 2, 1), Update("Players", 2, 2, 1700))))
+    assert [r.split()[0] for r in fake.requests()[before:]] == ["GET", "GET"]  # no batchUpdate
+    assert {s.title: dict(s.cells) for s in fake.books[KEY].sheets} == snapshot
+    with pytest.raises(BadWorkbook, match=r"^Ratings: no such tab; nothing was written$"):
+        backend(fake).write(Changes(updates=(Update("Ratings", 2, 2, 1),)))
+
+
+def test_appends_and_updates_grow_the_grid_once(fake: FakeSheets) -> None:
+    setup_event(fake, names(4))
+    rows = tuple((9, t, "A", "B", None) for t in range(1, 4))
+    backend(fake).write(Changes(appends=(Append("Results", 999, rows, text_columns=(5,)),),
+                                updates=(Update("Results", 1005, 2, 7),)))
+    results = fake.sheet(KEY, "Results")
+    assert results.rows == 1005
+    assert results.cells[1000, 4]["userEnteredFormat"] == {"numberFormat": {"type": "TEXT"}}
+    assert backend(fake).read().rows("Results")[-1] == (None, 7)

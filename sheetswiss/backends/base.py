@@ -2,7 +2,7 @@
 
 A backend knows cells, rows and formats, never tournament rules. What it reads is a :class:`Book`
 of plain values; what it writes is one :class:`Changes`: the tool's own tabs in full, rows appended
-to GM tabs, and (for ``new``) tabs created when absent.
+to GM tabs, values written into empty cells of GM tabs, and (for ``new``) tabs created when absent.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, TypeAlias, final
 
+from ..errors import BadWorkbook
+
 __all__ = [
     "Append",
     "Backend",
@@ -20,7 +22,9 @@ __all__ = [
     "Changes",
     "Tab",
     "TabFormat",
+    "Update",
     "Value",
+    "column_index",
     "column_letter",
 ]
 
@@ -41,6 +45,18 @@ def column_letter(index: int) -> str:
         index, rest = divmod(index - 1, 26)
         letters = chr(65 + rest) + letters
     return letters
+
+
+def column_index(letters: str) -> int:
+    """``A`` -> 1, ``AB`` -> 28: the inverse of :func:`column_letter`.
+
+    >>> column_index("A"), column_index("Z"), column_index("ab")
+    (1, 26, 28)
+    """
+    index = 0
+    for ch in letters.upper():
+        index = index * 26 + ord(ch) - 64
+    return index
 
 
 @final
@@ -106,7 +122,7 @@ class Tab:
 @final
 @dataclass(frozen=True, slots=True)
 class Append:
-    """Rows written into a GM tab from ``first_row`` on (the contract's only write to a GM tab).
+    """Rows written into a GM tab from ``first_row`` on (with :class:`Update`, the contract's only writes to a GM tab).
 
     ``clear_through`` empties the rows after the new ones up to that row, for ``pair --redo``
     replacing the rows the tool appended for the round it re-pairs.
@@ -122,6 +138,42 @@ class Append:
 
 @final
 @dataclass(frozen=True, slots=True)
+class Update:
+    """A value written into one empty cell of a GM tab (the contract's only other write to a GM tab).
+
+    For filling in what the GM asked the tool to fill (a rating where Players.Rating is empty), never
+    for changing what the GM typed: the backend refuses the whole write, naming the cell, when the cell
+    is not empty at the time of writing.
+    """
+
+    tab: str
+    row: int
+    """1-based."""
+    column: int
+    """1-based: 1 is column A."""
+    value: Value
+
+    def __post_init__(self) -> None:
+        if self.row < 1 or self.column < 1:
+            raise ValueError(f"cell ({self.row}, {self.column}) of {self.tab}: rows and columns count from 1")
+
+    @property
+    def cell(self) -> str:
+        """How messages name the cell: ``Players!C5``.
+
+        >>> Update("Players", 5, 3, 1850).cell
+        'Players!C5'
+        """
+        return f"{self.tab}!{column_letter(self.column)}{self.row}"
+
+    def refused(self, held: object) -> BadWorkbook:
+        """The error that fails the whole write when the cell holds ``held`` instead of being empty."""
+        return BadWorkbook(f"{self.cell}: this cell is not empty (it holds {held!r}); sheetswiss writes here "
+                           "only into empty cells, so nothing was written")
+
+
+@final
+@dataclass(frozen=True, slots=True)
 class Changes:
     """Everything one command writes, applied at once."""
 
@@ -130,6 +182,8 @@ class Changes:
     appends: tuple[Append, ...] = ()
     new_tabs: tuple[Tab, ...] = ()
     """Created only when absent (``new``); an existing tab of that name is left as it is."""
+    updates: tuple[Update, ...] = ()
+    """Values for empty cells of GM tabs; a cell that is not empty when written fails the whole write."""
 
 
 class Backend(Protocol):
@@ -149,5 +203,6 @@ class Backend(Protocol):
         ...
 
     def write(self, changes: Changes) -> None:
-        """Apply ``changes`` all at once or not at all."""
+        """Apply ``changes`` all at once or not at all (:class:`~sheetswiss.errors.BadWorkbook` when an
+        update's cell is not empty)."""
         ...

@@ -1,7 +1,12 @@
-"""The offline backend: a local .xlsx workbook through openpyxl, saved atomically.
+"""The offline backend: a local .xlsx workbook, saved atomically.
 
-A save writes a temporary file in the same folder and then replaces the workbook with it, so a crash
-or Ctrl-C leaves the old file or the new one, never a broken one.
+Reading and writing go through the file's package (:mod:`.xlsx`): a read takes the values from the
+sheets' XML directly, a write changes only what the command writes (the tool's tabs, appended rows,
+filled cells) and copies every other part as it is. Both are several times faster than loading the
+workbook into openpyxl, which matters on big events; openpyxl only types cells in for ``demo`` and
+tests (:meth:`ExcelBackend.fill_cells`). A save writes a temporary file in the same folder and then
+replaces the workbook with it, so a crash or Ctrl-C leaves the old file or the new one, never a
+broken one.
 """
 
 from __future__ import annotations
@@ -10,29 +15,22 @@ import contextlib
 import os
 import tempfile
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
-from openpyxl import Workbook, load_workbook
+from openpyxl import load_workbook
 from openpyxl.cell.cell import Cell, MergedCell
-from openpyxl.styles import Border, Font, PatternFill, Side
-from openpyxl.styles.alignment import Alignment
 from openpyxl.utils.exceptions import InvalidFileException
-from openpyxl.worksheet.properties import PageSetupProperties
-from openpyxl.worksheet.worksheet import Worksheet
 
 from ..errors import WorkbookUnavailable
-from .base import Append, Book, Changes, Tab, Value, column_letter
+from .base import Book, Changes, Value
+from .xlsx import Package, PackageError
 
 __all__ = ["ExcelBackend"]
 
-_TEXT_ROWS = 1000
-"""How far down a Text-formatted column is pre-formatted in a new tab."""
-
 
 class ExcelBackend:
-    """An .xlsx file. ``read`` loads values only; ``write`` loads the whole file, edits, saves atomically."""
+    """An .xlsx file. ``read`` takes values only; ``write`` edits the package's parts and saves atomically."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
@@ -70,49 +68,35 @@ class ExcelBackend:
                 f"{self.path}: no such file; make one with: sheetswiss new {self.path}") from None
         except PermissionError:
             raise WorkbookUnavailable(f"{self.path}: permission denied (is it locked or read-only?)") from None
-        except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError) as e:
+        except (zipfile.BadZipFile, InvalidFileException, PackageError, KeyError, OSError) as e:
             raise WorkbookUnavailable(f"{self.path}: not a readable .xlsx workbook ({e})") from None
 
     def read(self) -> Book:
-        """Every tab's values (formulas as their last computed values)."""
+        """Every tab's values as openpyxl reads them (formulas as their last computed values, dates as
+        datetimes), empty cells ``None``."""
         self._check_usable()
         with self._opening():
-            wb = load_workbook(self.path, read_only=True, data_only=True)
-            try:
-                tabs = {ws.title: _trim(ws.iter_rows(values_only=True)) for ws in wb.worksheets}
-            finally:
-                wb.close()
-        return Book(tabs)
+            return Book(Package.load(self.path).values())
 
     def write(self, changes: Changes) -> None:
-        """Apply ``changes`` to the file, or create it, in one atomic save."""
-        self._check_usable(writing=True)
-        if self.path.exists():
-            with self._opening():
-                wb = load_workbook(self.path)
-        else:
-            wb = Workbook()
-            for sheet in wb.worksheets:
-                wb.remove(sheet)
-        for tab in changes.new_tabs:
-            if tab.name not in wb.sheetnames:
-                _fill(wb.create_sheet(tab.name), tab)
-        for tab in changes.tool_tabs:
-            index = wb.sheetnames.index(tab.name) if tab.name in wb.sheetnames else len(wb.sheetnames)
-            if tab.name in wb.sheetnames:
-                wb.remove(wb[tab.name])
-            _fill(wb.create_sheet(tab.name, index), tab)
-        for append in changes.appends:
-            _append(wb[append.tab], append)
-        self._save(wb)
+        """Apply ``changes`` to the file, or create it, in one atomic save.
 
-    def _save(self, wb: Workbook) -> None:
+        Raises :class:`~sheetswiss.errors.BadWorkbook`, writing nothing, when an update's cell is not empty.
+        """
+        self._check_usable(writing=True)
+        with self._opening():
+            package = Package.load(self.path) if self.path.exists() else Package.blank()
+            package.apply(changes)
+        self._save(package.save)
+
+    def _save(self, write: Callable[[Path], None]) -> None:
+        """``write`` the workbook to a temporary file beside it, then put that file in its place."""
         folder = self.path.parent
         fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.stem}.", suffix=".xlsx.tmp", dir=folder)
         os.close(fd)
         tmp = Path(tmp_name)
         try:
-            wb.save(tmp)
+            write(tmp)
             with open(tmp, "rb+") as f:
                 os.fsync(f.fileno())
             if self.path.exists():
@@ -138,72 +122,10 @@ class ExcelBackend:
         ws = wb[tab]
         for ref, value in values.items():
             _set(ws[ref], value)
-        self._save(wb)
-
-
-def _trim(rows: Iterator[tuple[Any, ...]]) -> tuple[tuple[Value, ...], ...]:
-    out: list[tuple[Value, ...]] = []
-    for row in rows:
-        cells = list(row)
-        while cells and (cells[-1] is None or cells[-1] == ""):
-            cells.pop()
-        out.append(tuple(cells))
-    while out and not out[-1]:
-        out.pop()
-    return tuple(out)
+        self._save(wb.save)
 
 
 def _set(cell: Cell | MergedCell, value: Value) -> None:
     cell.value = value
     if isinstance(value, str):
         cell.data_type = "s"  # text, never a formula: a name like "=IMPORTXML(...)" stays a name
-
-
-def _fill(ws: Worksheet, tab: Tab) -> None:
-    for r, row in enumerate(tab.rows, start=1):
-        for c, value in enumerate(row, start=1):
-            if value is not None:
-                _set(ws.cell(r, c), value)
-    fmt = tab.format
-    if fmt.freeze_rows:
-        ws.freeze_panes = f"A{fmt.freeze_rows + 1}"
-    if fmt.landscape:
-        ws.page_setup.orientation = "landscape"
-        ws.page_setup.fitToWidth = 1
-        ws.page_setup.fitToHeight = 0
-        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
-    for c, width in enumerate(fmt.widths, start=1):
-        ws.column_dimensions[column_letter(c)].width = width
-    for c in fmt.text_columns:
-        for r in range(fmt.freeze_rows + 1, max(len(tab.rows), fmt.freeze_rows) + _TEXT_ROWS):
-            ws.cell(r, c).number_format = "@"
-    thin = Side(style="thin", color="444444")
-    for band in fmt.bands:
-        fill = PatternFill("solid", fgColor=band.fill) if band.fill else None
-        font = Font(bold=band.bold, italic=band.italic) if band.bold or band.italic else None
-        for r in range(band.first_row, band.last_row + 1):
-            for c in range(band.first_col, band.last_col + 1):
-                cell = ws.cell(r, c)
-                if fill:
-                    cell.fill = fill
-                if font:
-                    cell.font = font
-                if band.number_format:
-                    cell.number_format = band.number_format
-                if band.wrap or band.center:
-                    cell.alignment = Alignment(wrap_text=band.wrap, vertical="top" if band.wrap else None,
-                                               horizontal="center" if band.center else None)
-                if band.border_below and r == band.last_row:
-                    cell.border = Border(bottom=thin)
-
-
-def _append(ws: Worksheet, append: Append) -> None:
-    last = append.first_row + len(append.rows) - 1
-    for r, row in enumerate(append.rows, start=append.first_row):
-        for c, value in enumerate(row, start=1):
-            _set(ws.cell(r, c), value)
-        for c in append.text_columns:
-            ws.cell(r, c).number_format = "@"
-    for r in range(last + 1, append.clear_through + 1):
-        for c in range(1, ws.max_column + 1):
-            ws.cell(r, c).value = None

@@ -2,9 +2,10 @@
 
 Every command costs one metadata read, one batch read of every tab and, when it writes, one
 ``spreadsheets.batchUpdate`` carrying the tool's tabs (typed values and formats), the rows appended
-to GM tabs and a revision guard. Google applies a batchUpdate atomically, so an interrupted command
-leaves the sheet as it was, and the guard makes a second GM's concurrent write fail instead of
-pairing the same round twice.
+to GM tabs, the values written into empty GM cells and a revision guard; a write with such values
+first reads those cells once more (one batch read), to refuse the write if one is no longer empty.
+Google applies a batchUpdate atomically, so an interrupted command leaves the sheet as it was, and
+the guard makes a second GM's concurrent write fail instead of pairing the same round twice.
 
 The revision guard is a hidden tab the tool owns whose sheet id is the revision number: each write
 deletes the tab with the id it read and adds it back with the next id, as the batch's first two
@@ -26,8 +27,8 @@ import requests
 from requests.adapters import BaseAdapter, HTTPAdapter
 from requests.models import PreparedRequest
 
-from ..errors import SheetswissError, WorkbookUnavailable
-from .base import Append, Band, Book, Changes, Tab, Value
+from ..errors import BadWorkbook, SheetswissError, WorkbookUnavailable
+from .base import Append, Band, Book, Changes, Tab, Update, Value, column_letter
 
 __all__ = [
     "ENDPOINT_VARIABLE",
@@ -354,8 +355,17 @@ class GoogleSheetsBackend:
         return Book(tabs)
 
     def write(self, changes: Changes) -> None:
-        """One batchUpdate: the revision guard, new tabs, the tool's tabs, appends."""
+        """One batchUpdate: the revision guard, new tabs, the tool's tabs, appends, updates.
+
+        Updates' cells are read first (one batch read) and the write is refused, nothing sent, when one
+        is not empty.
+        """
         sheets = self._sheets()
+        for name in {a.tab for a in changes.appends} | {u.tab for u in changes.updates}:
+            if name not in sheets:
+                raise BadWorkbook(f"{name}: no such tab; nothing was written")
+        if changes.updates:
+            self._check_empty(changes.updates)
         used = {p["sheetId"] for p in sheets.values()}
         requests_: list[dict[str, Any]] = []
         guard = sheets.get(GUARD_TAB)
@@ -383,12 +393,29 @@ class GoogleSheetsBackend:
                 order += 1
                 grid = {"rowCount": 1000, "columnCount": 26}
             requests_.extend(_tab_requests(sheet_id, tab, grid))
+        requests_.extend(_grow_requests(sheets, changes.appends, changes.updates))
         for append in changes.appends:
             requests_.extend(_append_requests(sheets[append.tab], append))
+        for update in changes.updates:
+            requests_.append({"updateCells": {
+                "start": {"sheetId": sheets[update.tab]["sheetId"], "rowIndex": update.row - 1,
+                          "columnIndex": update.column - 1},
+                "rows": _rows_data(((update.value,),), {}, 1), "fields": "userEnteredValue"}})
         http = self._http()
         body = {"requests": requests_}
         self._call("write", lambda: http.batch_update(self.key, body))
         self._meta = None
+
+    def _check_empty(self, updates: tuple[Update, ...]) -> None:
+        """Refuse the write when a cell that an update fills holds something now (one batch read)."""
+        http = self._http()
+        ranges = ["'" + u.tab.replace("'", "''") + f"'!{column_letter(u.column)}{u.row}" for u in updates]
+        answer = self._call("read the cells to fill", lambda: http.values_batch_get(self.key, ranges, params={
+            "valueRenderOption": "UNFORMATTED_VALUE", "majorDimension": "ROWS"}))
+        for update, block in zip(updates, answer.get("valueRanges", []), strict=True):
+            held = next((v for row in block.get("values", []) for v in row if v != ""), None)
+            if held is not None:
+                raise update.refused(held)
 
 
 def _first_line(error: Exception) -> str:
@@ -430,13 +457,31 @@ def _tab_requests(sheet_id: int, tab: Tab, grid: Mapping[str, int]) -> list[dict
     return out
 
 
+def _grow_requests(sheets: Mapping[str, Mapping[str, Any]], appends: tuple[Append, ...],
+                   updates: tuple[Update, ...]) -> list[dict[str, Any]]:
+    """Rows and columns added to GM tabs whose grid is smaller than the cells appends and updates write."""
+    needed: dict[str, list[int]] = {}
+    for append in appends:
+        size = needed.setdefault(append.tab, [0, 0])
+        size[0] = max(size[0], append.first_row + len(append.rows) - 1)
+        size[1] = max([size[1], *(len(r) for r in append.rows), *append.text_columns])
+    for update in updates:
+        size = needed.setdefault(update.tab, [0, 0])
+        size[0], size[1] = max(size[0], update.row), max(size[1], update.column)
+    out: list[dict[str, Any]] = []
+    for tab, (rows, columns) in needed.items():
+        grid = sheets[tab]["gridProperties"]
+        for dimension, want, have in (("ROWS", rows, grid["rowCount"]), ("COLUMNS", columns, grid["columnCount"])):
+            if want > have:
+                out.append({"appendDimension": {"sheetId": sheets[tab]["sheetId"], "dimension": dimension,
+                                                "length": want - have}})
+    return out
+
+
 def _append_requests(sheet: Mapping[str, Any], append: Append) -> list[dict[str, Any]]:
     sheet_id = sheet["sheetId"]
     last = append.first_row + len(append.rows) - 1
     out: list[dict[str, Any]] = []
-    rows = sheet["gridProperties"]["rowCount"]
-    if last > rows:
-        out.append({"appendDimension": {"sheetId": sheet_id, "dimension": "ROWS", "length": last - rows}})
     width = max((len(r) for r in append.rows), default=0)
     text = {(r, c - 1): {"numberFormat": {"type": "TEXT"}}
             for r in range(append.first_row - 1, last) for c in append.text_columns}
