@@ -288,3 +288,24 @@ def test_appends_and_updates_grow_the_grid_once(fake: FakeSheets) -> None:
     assert results.rows == 1005
     assert results.cells[1000, 4]["userEnteredFormat"] == {"numberFormat": {"type": "TEXT"}}
     assert backend(fake).read().rows("Results")[-1] == (None, 7)
+
+
+def test_rating_into_a_sheet_fills_its_empty_rating_cells(fake: FakeSheets, tmp_path: Path) -> None:
+    from .helpers import new_workbook
+    from .helpers import type_results as type_into_excel
+
+    past = new_workbook(tmp_path, [(n,) for n in names(6)], name="past.xlsx")
+    for seed in (1, 2):
+        api.pair(str(past))
+        type_into_excel(past, random_results(seed))
+    setup_event(fake, ["Player 001", "player 002", "Someone New"])
+    fake.type(KEY, "Players", {"B2": 1400})
+    code, out, err = run("rating", str(past), "--into", f"gsheet:{KEY}")
+    assert code == 0, err
+    assert "Players.Rating filled for 1 player(s)" in out and "left empty (no past games): Someone New" in out
+    rows = backend(fake).read().rows("Players")
+    assert rows[1][:2] == ("Player 001", 1400) and rows[3][:1] == ("Someone New",) and len(rows[3]) < 2
+    elo = next(line.split()[-1] for line in run("rating", str(past), "--elo")[1].splitlines()
+               if line.strip().startswith("Player 002 "))
+    assert rows[2][1] == int(elo)  # the Elo line of `rating --elo`, written as a number
+    assert backend(fake).read().rows("Log")[-1][1] == "rating --into"
