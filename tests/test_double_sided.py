@@ -287,3 +287,18 @@ def test_random_double_events_keep_the_rules(case: tuple[int, int, list[int | No
         assert all(rows[x] == (1 if x in byes else 2) for x in rows)
     assert {x: total(rs) for x, rs in history(event).items()} == {f"p{i}": expected[f"p{i}"] for i in range(n)}
     assert all(row.points == expected[row.player] for row in compute_standings(event).rows)
+
+
+def test_colours_setting_is_ignored_under_double_sides() -> None:
+    """Both sides are played every round, so there are no colours to choose: the engine's sparse solve
+    applies, not the complete-graph solve of two-edge pairs (RULES.md 3, 2.10)."""
+    from sheetswiss.pairing.engine import Costs
+    from sheetswiss.pairing.swiss import _state
+
+    from .helpers import make_event
+
+    event = make_event([f"p{i}" for i in range(10)], sides="double", colours="alternate")
+    state = _state(event, 1)
+    assert Costs(event, state, state.order, rematches=False).mode == ""
+    proof = pair_round(event).proof
+    assert proof is not None and proof.method != "complete graph"

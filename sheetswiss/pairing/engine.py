@@ -170,7 +170,8 @@ class Costs:
             self.club_level = 3
         self.club = clubs
         # two edges per pair: sides (RULES.md 3) or colours (2.10); the pair costs the cheaper one
-        self.mode = "sides" if settings.sides == "single" else "colours" if settings.colours == "alternate" else ""
+        self.mode = "sides" if settings.sides == "single" else \
+            "colours" if settings.sides == "none" and settings.colours == "alternate" else ""  # double: neither
         seqs = [state.sides.get(x, ()) for x in state.order]
         self.bias = [seq.count(1) - seq.count(2) for seq in seqs]
         self.white_ok = [colour_ok(seq, 1) for seq in seqs]
