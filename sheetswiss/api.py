@@ -13,7 +13,6 @@ import datetime as dt
 import hashlib
 import json
 import secrets
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -140,17 +139,17 @@ def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None
     return Report(tuple(lines))
 
 
-def _unlisted(event: Event) -> list[str]:
-    """Warnings for players who should have played a paired round but have no row in it (a deleted
-    row?); they count as absent, which a GM should know."""
-    lines = []
+def _check_listed(event: Event) -> None:
+    """Refuse an event where a player who should have played a paired round has no row in it: a deleted
+    or mistyped row would otherwise silently count as an absence and make the pair meet again."""
     for r in range(1, event.paired_rounds + 1):
         listed = {n for g in event.games_in(r) for n in (g.a, g.b) if n}
         missing = [p.name for p in event.players if p.plays_in(r) and p.name not in listed]
         if missing:
-            lines.append(f"Results: {', '.join(missing)} have no row in round {r} and count as absent there; "
-                         "if a row was deleted, type it again (or set their Status)")
-    return lines
+            raise SheetswissError(
+                f"Results: round {r} has no row for {_cells(missing)} (a deleted or mistyped row?); type it "
+                "again, or a row with Result 'absent' for a player who missed the round, or set Players.Status "
+                "for one who left")
 
 
 def _missing_results(event: Event) -> list[str]:
@@ -183,8 +182,7 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     limit = event.settings.rounds
     if limit is not None and event.paired_rounds >= limit:
         raise SheetswissError(f"Settings: all {limit} rounds are paired (setting rounds); raise it to pair more")
-    for line in _unlisted(event):
-        warnings.warn(line, stacklevel=2)
+    _check_listed(event)
     pairing = pair_round(event, progress=progress)
     problems = check_pairing(event, pairing)
     if problems:  # a bug, not bad input: never write a broken pairing
@@ -247,8 +245,7 @@ def standings(source: str | Backend, *, explain: str | None = None, dry_run: boo
     backend = open_backend(source)
     book = backend.read()
     event = parse_event(book)
-    for line in _unlisted(event):
-        warnings.warn(line, stacklevel=2)
+    _check_listed(event)
     table = compute_standings(event)
     when = _now(now)
     lines = [f"Standings after round {table.rounds} ({len(table.rows)} players)"]

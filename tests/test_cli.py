@@ -259,14 +259,27 @@ def test_a_scale_warning_is_shown_and_the_command_goes_on(tmp_path: Path) -> Non
     assert err.startswith("Warning: Settings!B") and "rule 3: best draw 1" in err
 
 
-def test_a_missing_results_row_is_pointed_out(tmp_path: Path) -> None:
+def test_a_missing_results_row_is_refused(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, players(6))
     run("pair", str(path))
     type_results(path, random_results(1))
     ExcelBackend(path).fill_cells("Results", {"A2": None, "B2": None, "C2": None, "D2": None, "E2": None})
-    code, _, err = run("standings", str(path))
-    assert code == 0
-    assert "Warning: Results: Player 001, Player 004 have no row in round 1 and count as absent" in err
+    for command in ("standings", "pair"):
+        assert one_line_error(path, command, str(path)).startswith(
+            "Results: round 1 has no row for Player 001, Player 004 (a deleted or mistyped row?)")
+    ExcelBackend(path).fill_cells("Results", {"A2": 1, "C2": "Player 001", "E2": "absent",
+                                              "A9": 1, "C9": "Player 004", "E9": "absent"})
+    code, out, err = run("pair", str(path))  # a missed round typed as such: paired as usual
+    assert code == 0 and out.startswith("Round 2: 3 tables"), err
+
+
+def test_a_mistyped_round_number_is_refused_naming_the_cell(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(8))
+    run("pair", str(path))
+    type_results(path, random_results(1))
+    ExcelBackend(path).fill_cells("Results", {"A3": 2})
+    assert one_line_error(path, "pair", str(path)) == (
+        "Results!A3: round 2 between two rows of round 1 (rows 2 and 4); is the round number mistyped?")
 
 
 def test_new_into_a_missing_folder(tmp_path: Path) -> None:

@@ -227,6 +227,10 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
     if lone is not None:
         raise BadWorkbook(f"{cols.ref('Round', lone.row)}: round {lone.round} has one game of {lone.a} v {lone.b}; "
                           f"under sides: double a match is two rows, {lone.a} v {lone.b} and {lone.b} v {lone.a}")
+    for before, game, after in zip(games, games[1:], games[2:]):  # the tool writes a round's rows together
+        if before.round == after.round != game.round:
+            raise BadWorkbook(f"{cols.ref('Round', game.row)}: round {game.round} between two rows of round "
+                              f"{before.round} (rows {before.row} and {after.row}); is the round number mistyped?")
     paired = sorted({g.round for g in games if g.is_pairing})
     for expected, got in enumerate(paired, start=1):
         if got != expected:
