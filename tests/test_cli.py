@@ -316,3 +316,14 @@ def test_output_into_a_reader_that_stops_early_ends_quietly(tmp_path: Path) -> N
     proc.wait(timeout=120)
     assert error == ""
     ExcelBackend(tmp_path / "sheetswiss-demo.xlsx").read()  # whatever was saved is a whole workbook
+
+
+@pytest.mark.parametrize("tab,cell", [("Players", "A3"), ("Results", "C2")])
+def test_a_spreadsheet_error_value_is_not_a_name(tmp_path: Path, tab: str, cell: str) -> None:
+    """A name typed as =Nia Nord into a cell not formatted as Text becomes #NAME? in the program."""
+    path = new_workbook(tmp_path, players(4))
+    if tab == "Results":
+        run("pair", str(path))
+    ExcelBackend(path).fill_cells(tab, {cell: "#NAME?"})
+    assert one_line_error(path, "standings", str(path)).startswith(
+        f"{tab}!{cell}: the cell shows the spreadsheet error #NAME?, not a name")

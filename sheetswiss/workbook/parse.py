@@ -27,6 +27,7 @@ __all__ = [
     "parse_players",
     "parse_settings_tab",
     "parse_signups",
+    "player_name",
     "whole_number",
 ]
 
@@ -67,8 +68,20 @@ class Columns:
         return row[i] if i is not None and i < len(row) else None
 
 
-def _name(value: Value) -> str:
-    return cell_text(value)
+SPREADSHEET_ERRORS = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A",
+                                "#GETTING_DATA", "#SPILL!", "#CALC!", "#ERROR!"})
+"""What Excel, LibreOffice and Google Sheets show when a formula fails, e.g. a name typed as ``=Nia Nord``."""
+
+
+def player_name(cols: Columns, row: tuple[Value, ...], column: str, r: int) -> str:
+    """The player name in ``column`` of ``row`` (row number ``r``); a spreadsheet error value is refused,
+    naming the cell, since it is what a name starting with = + - @ becomes when the program read it as
+    a formula."""
+    text = cell_text(cols.get(row, column))
+    if text.upper() in SPREADSHEET_ERRORS:
+        raise BadWorkbook(f"{cols.ref(column, r)}: the cell shows the spreadsheet error {text}, not a name (a name "
+                          "starting with = + - @ was read as a formula); retype it with an apostrophe first: '=Name")
+    return text
 
 
 def whole_number(cols: Columns, row: tuple[Value, ...], name: str, r: int, minimum: int) -> int | None:
@@ -126,7 +139,7 @@ def parse_players(book: Book) -> tuple[Player, ...]:
     for r, row in enumerate(cols.rows, start=2):
         if all(cell_text(v) == "" for v in row):
             continue
-        name = _name(cols.get(row, "Name"))
+        name = player_name(cols, row, "Name", r)
         if not name:
             raise BadWorkbook(f"{cols.ref('Name', r)}: this row has data but no player name")
         if name.lower() in seen:
@@ -180,8 +193,8 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
             raise BadWorkbook(f"{cols.ref('Round', r)}: the round number is missing")
         table = whole_number(cols, row, "Table", r, 1) if "Table" in cols.index else None
 
-        def player(col: str, value: Value, r: int = r) -> str | None:
-            text = _name(value)
+        def player(col: str, r: int = r, row: tuple[Value, ...] = row) -> str | None:
+            text = player_name(cols, row, col, r)
             if col == "Player B" and text.lower() in ("", "bye"):
                 return None
             if text.lower() not in known:
@@ -189,9 +202,9 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
                 raise BadWorkbook(f"{cols.ref(col, r)}: {what}")
             return known[text.lower()]
 
-        a = player("Player A", cols.get(row, "Player A"))
+        a = player("Player A")
         assert a is not None
-        b = player("Player B", cols.get(row, "Player B"))
+        b = player("Player B")
         if b == a:
             raise BadWorkbook(f"{cols.ref('Player B', r)}: {a!r} cannot play themselves")
         result = _result(cols, row, r, game_based)

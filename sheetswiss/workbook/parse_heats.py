@@ -16,7 +16,7 @@ from ..heats import HeatGame, HeatSeat, first_heats, game_points
 from ..model import Player
 from ..settings import Settings, parse_number
 from .contract import HEADERS, HEATS
-from .parse import Columns, cell_text, whole_number
+from .parse import Columns, cell_text, player_name, whole_number
 
 __all__ = ["parse_heats"]
 
@@ -64,7 +64,7 @@ def parse_heats(book: Book, settings: Settings, players: tuple[Player, ...]) -> 
                 raise BadWorkbook(f"{cols.ref(column, r)}: the {column.lower()} number is missing")
             numbers.append(number)
         heat, table = numbers
-        text = cell_text(cols.get(row, "Player"))
+        text = player_name(cols, row, "Player", r)
         if text.lower() not in known:
             what = f"{text!r} is not in Players" if text else "the player is missing"
             raise BadWorkbook(f"{cols.ref('Player', r)}: {what}")
