@@ -241,7 +241,10 @@ def _undo_last_round(book: Book, event: Event) -> tuple[Event, int, int]:
 
 def standings(source: str | Backend, *, explain: str | None = None, dry_run: bool = False,
               now: dt.datetime | None = None) -> Report:
-    """Rewrite Standings: rank, points, record and the Settings' tiebreaks; print the top."""
+    """Rewrite Standings: rank, points, record and the Settings' tiebreaks; print the top.
+
+    With ``explain`` (a player's name) print how that player's tiebreaks were computed and write
+    nothing, so it works while the workbook is open elsewhere."""
     backend = open_backend(source)
     book = backend.read()
     event = parse_event(book)
@@ -251,14 +254,18 @@ def standings(source: str | Backend, *, explain: str | None = None, dry_run: boo
     lines = [f"Standings after round {table.rounds} ({len(table.rows)} players)"]
     for row in table.rows[:10]:
         rank = f"{row.rank}{'=' if row.shared else ''}"
-        lines.append(f"  {rank:>4}  {row.player:<28} {row.points}")
+        lines.append(f"  {rank:>4}  {row.player:<28} {number_text(row.points)}")
     if len(table.rows) > 10:
         lines.append(f"  ... {len(table.rows) - 10} more in the Standings tab")
+    if event.paired_rounds > table.rounds:
+        lines.append(f"  round {table.rounds + 1} is left out until its results are in: "
+                     f"{_cells(_missing_results(event), 4)} empty")
     if explain:
         player = next((p.name for p in event.players if p.name.lower() == explain.strip().lower()), None)
         if player is None:
             raise SheetswissError(f"Players: no player named {explain!r}")
         lines.extend(explain_standing(event, player))
+        return Report(tuple(lines), table)
     written = "Standings"
     changes = Changes(tool_tabs=(
         standings_tab(event, table, when),

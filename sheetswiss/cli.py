@@ -129,7 +129,8 @@ def pair(source: str, credentials: str | None, redo: bool, explain: bool, dry_ru
 
 @cli.command()
 @source_argument
-@click.option("--explain", metavar="PLAYER", help="Print how each of PLAYER's tiebreak values was computed.")
+@click.option("--explain", metavar="PLAYER",
+              help="Print how each of PLAYER's tiebreak values was computed; writes nothing.")
 @dry_run_option
 def standings(source: str, credentials: str | None, explain: str | None, dry_run: bool) -> None:
     """Rewrite Standings from the results entered so far.

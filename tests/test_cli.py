@@ -327,3 +327,18 @@ def test_a_spreadsheet_error_value_is_not_a_name(tmp_path: Path, tab: str, cell:
     ExcelBackend(path).fill_cells(tab, {cell: "#NAME?"})
     assert one_line_error(path, "standings", str(path)).startswith(
         f"{tab}!{cell}: the cell shows the spreadsheet error #NAME?, not a name")
+
+
+def test_standings_explain_writes_nothing_and_a_partial_round_is_named(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(6))
+    run("pair", str(path))
+    type_results(path, random_results(1))
+    run("standings", str(path))
+    run("pair", str(path))
+    ExcelBackend(path).fill_cells("Results", {"E5": "1-0"})
+    (tmp_path / "~$event.xlsx").write_text("open in Excel")
+    before = path.read_bytes()
+    code, out, err = run("standings", str(path), "--explain", "player 001")
+    assert code == 0, err
+    assert "round 2 is left out until its results are in: Results!E6, Results!E7 empty" in out
+    assert "Player 001" in out and path.read_bytes() == before

@@ -118,7 +118,7 @@ def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
         text_columns=(2,)))
     players_header = HEADERS[PLAYERS]
     players = Tab(PLAYERS, (players_header,), TabFormat(
-        freeze_rows=1, widths=(28, 8, 18, 10, 8, 30),
+        freeze_rows=1, widths=(28, 8, 18, 10, 8, 30), landscape=True,
         bands=(Band(1, 1, 1, len(players_header), fill=HEADER_FILL, bold=True, border_below=True),),
         text_columns=(1, 3)))
     if fmt == "heats":
@@ -135,7 +135,7 @@ def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
         )
     results_header = HEADERS[RESULTS]
     results = Tab(RESULTS, (results_header,), TabFormat(
-        freeze_rows=1, widths=(8, 8, 28, 28, 10),
+        freeze_rows=1, widths=(8, 8, 28, 28, 10), landscape=True,
         bands=(Band(1, 1, 1, len(results_header), fill=HEADER_FILL, bold=True, border_below=True),),
         text_columns=(5,)))
     return (
