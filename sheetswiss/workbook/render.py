@@ -230,7 +230,8 @@ def standings_tab(event: Event, table: Standings, when: dt.datetime) -> Tab:
             *(number(tb.rounded(v)) for tb, v in zip(tiebreaks, row.values, strict=True)),
             "dropped" if row.dropped else "", f"top {cut}" if making_it else ""])
     first = 3
-    bands: list[Band] = [Band(first, first + len(body) - 1, c, c, center=True) for c in (1, 3, 4, 5)] if body else []
+    centred = (1, 3, 4, 5, len(header) - 1, len(header))  # numbers, and Status and Cut apart from the last number
+    bands: list[Band] = [Band(first, first + len(body) - 1, c, c, center=True) for c in centred] if body else []
     for c, tb in enumerate(tiebreaks, start=6):
         whole = all(tb.rounded(r.values[c - 6]).denominator == 1 for r in table.rows)
         fmt = "0.0000" if tb.kind is Kind.PERCENT else "0" if whole else "0.0###"
