@@ -1,18 +1,23 @@
 """The pairing engine at scale: the same minimum as networkx on the complete graph, and a proof that
-never passes a pairing the complete graph improves on (not timed; see benchmarks/pairing.py)."""
+never passes a pairing the complete graph improves on (not timed; see benchmarks/pairing.py).
+
+Most tests turn off the engine's complete-graph fallback for small fields (``sparse_only``), so that what
+they check is the sparse solve and its certificate, not the fallback."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.model import Event, Player
-from sheetswiss.pairing import pair_round
-from sheetswiss.pairing.engine import Costs, edge_draws
+from sheetswiss.pairing import engine, pair_round
+from sheetswiss.pairing.blossom import Matcher, Nesting
+from sheetswiss.pairing.engine import Costs, Solver, edge_draws
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
 from sheetswiss.pairing.swiss import _edge_levels, _solve, _state
 from sheetswiss.settings import Settings
@@ -131,3 +136,180 @@ def test_pairing_reports_its_proof() -> None:
         event = add_round(event, pair_round(event), result)
     proof = pair_round(event).proof
     assert proof is not None and (proof.proven or proof.gap != 0)
+
+
+@pytest.fixture
+def sparse_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No complete-graph fallback: every field goes through the sparse solve and its certificate."""
+    monkeypatch.setattr(engine, "_COMPLETE", 0)
+
+
+def _shared_z(m: Matcher, u: int, v: int) -> int:
+    """Z_uv by walking up the blossoms above ``u`` and ``v`` (the definition :class:`Nesting` speeds up)."""
+    above = set()
+    x = u
+    while m.parent[x] != -1:
+        x = m.parent[x]
+        above.add(x)
+    total = 0
+    x = v
+    while m.parent[x] != -1:
+        x = m.parent[x]
+        if x in above:
+            total += m.z[x]
+    return total
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_matcher_is_exact_and_its_duals_prove_it(seed: int) -> None:
+    """Edmonds' solver started from arbitrary feasible potentials, with edges added (and repaired) between
+    runs: networkx's minimum, and duals that certify it (every edge's slack >= 0, matched edges tight, the
+    dual objective equal to the cost)."""
+    rng = random.Random(seed)
+    n = rng.choice([4, 8, 14, 24, 40, 60])
+    top = rng.choice([3, 50, 10**22])
+    weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.5}
+    for i in range(0, n, 2):
+        weights.setdefault((i, i + 1), 2 * rng.randrange(top))
+    m = Matcher(n)
+    edges = list(weights)
+    rng.shuffle(edges)
+    start = rng.randrange(len(edges))
+    for u, v in edges[:start]:
+        m.add_edge(u, v, weights[u, v])
+    m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
+    m.run()
+    for u, v in edges[start:]:
+        m.add_edge(u, v, weights[u, v])
+        m.repair(u, v)
+    assert m.run() == []
+    best = min_cost_perfect_matching(list(range(n)), weights)
+    assert best is not None
+    nest = Nesting(m)
+    cost = 0
+    for (u, v), w in weights.items():
+        z = _shared_z(m, u, v)
+        assert nest(u, v) == z
+        assert w - m.p[u] - m.p[v] + z >= 0
+        if m.mate[u] == v:
+            assert w - m.p[u] - m.p[v] + z == 0
+            cost += w
+    assert cost == sum(weights[e] for e in best) == m.dual()
+    if nest.small:
+        pairs = np.array(list(weights))
+        assert nest.many(pairs[:, 0], pairs[:, 1]).tolist() == [_shared_z(m, u, v) for u, v in weights]
+
+
+def test_matcher_reports_a_tree_without_augmenting_path() -> None:
+    """A star has no perfect matching: the search from its centre's side gets stuck."""
+    m = Matcher(4)
+    for leaf in (1, 2, 3):
+        m.add_edge(0, leaf, 2)
+    assert m.run()
+
+
+def _varied_event(n: int, seed: int) -> Event:
+    """A field with drops, late entries, clubs, and settings drawn from the options that change the cost."""
+    rng = random.Random(seed)
+    players = []
+    for i in range(n):
+        drop = rng.choice([None] * 5 + [2, 3, 5])
+        players.append(Player(name=f"p{i:03d}", rating=rng.randrange(1000, 2500), row=i + 2,
+                              joined=rng.choice([1] * 8 + [2, 3]), dropped=drop is not None, dropped_after=drop,
+                              club=rng.choice(["", "a", "b", "c"])))
+    return Event(settings=Settings(
+        seed=seed, points=rng.choice(["chess", "hct", "armati"]),
+        within_group=rng.choice(["slide", "slide", "fold"] + (["random"] if n <= 60 else [])),
+        avoid_same_club=rng.choice(["no", "first_round", "always"]),
+        bye_choice=rng.choice(["lowest_ranked", "random_lowest_group"]),
+        score_distance=rng.choice(["groups", "wins", "points"]), accelerated=rng.random() < 0.2),
+        players=tuple(players))
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,rounds,seed", [(17, 8, 11), (30, 7, 12), (45, 6, 13), (60, 8, 14), (99, 5, 15),
+                                           (120, 4, 16), (160, 3, 17), (251, 2, 18)])
+def test_sparse_solve_is_exact_on_varied_events(n: int, rounds: int, seed: int) -> None:
+    """Drops, late entries, byes, odd groups, clubs, every pattern and score distance: the sparse solve's
+    pairing costs networkx's minimum on the complete graph, and a proven pairing is that minimum."""
+    event = _varied_event(n, seed)
+    result = random_results(seed)
+    for _ in range(rounds):
+        _check_round(event)
+        event = add_round(event, pair_round(event), result)
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,seed,rounds", [(20, 0, 3), (20, 4, 2), (30, 3, 2), (30, 9, 2), (24, 9, 5),
+                                           (50, 3, 3), (40, 4, 6)])
+def test_a_boundary_crossed_three_times_is_solved_again_without_its_dual(n: int, seed: int, rounds: int) -> None:
+    """Varied float balances, rounds 3-8: on the reduced costs the cheapest pairing crosses an odd score
+    boundary three times (each extra float is discounted by that boundary's z_k, which holds balance and
+    position costs), so its bound falls short. The engine sets those z_k to 0 and solves again: the pairing
+    is then proven, and it is networkx's minimum on the complete graph."""
+    event = _event(n, seed, drops=True)
+    result = random_results(seed)
+    for _ in range(rounds):
+        event = add_round(event, pair_round(event), result)
+    state = _state(event, event.paired_rounds + 1)
+    pool = state.bye_eligible or frozenset(state.order)
+    costs = Costs(event, state, pool, rematches=False)
+    solver = Solver(costs)
+    before = list(costs.z)
+    solved = solver.solve()
+    assert solved is not None
+    mate, proof = solved
+    assert any(b > 0 and a == 0 for b, a in zip(before, costs.z))  # the case occurred
+    got = sum(costs.encode(u, v) for u, v in mate.items() if u < v)
+    assert proof.proven and got == _reference_cost(event, pool, rematches=False)
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,seed", [(9, 21), (12, 22), (14, 23), (15, 24)])
+def test_rematch_dense_rounds_without_the_fallback(n: int, seed: int) -> None:
+    """Small fields played past n - 1 rounds: second byes and rematches become necessary. The sparse solve
+    decides exactly when no pairing exists (a Tutte barrier once the stuck players have all their pairs)
+    and otherwise finds and proves the minimum."""
+    event = _event(n, seed, drops=False)
+    result = random_results(seed)
+    for _ in range(n + 2):
+        _check_round(event)
+        event = add_round(event, pair_round(event), result)
+
+
+def test_a_large_field_with_club_constraints_is_proven() -> None:
+    """Round 1 of 700 players with clubs kept apart (level 2, above the score): about a fifth of the ideal
+    pairs share a club, so the slide shifts all over the group; still proven optimal."""
+    event = _varied_event(700, 2)
+    event = replace(event, settings=replace(event.settings, avoid_same_club="always", within_group="slide"))
+    proof = pair_round(event).proof
+    assert proof is not None and proof.proven and proof.method == "sparse graph, LP duals"
+
+
+@pytest.mark.parametrize("complete", [0, 10_000])
+def test_fallback_when_the_widening_does_not_settle(monkeypatch: pytest.MonkeyPatch, complete: int) -> None:
+    """With a single round of widening, fields that need more fall back: small ones to the complete graph
+    (exact by construction), large ones to the pairing optimal on G' with the gap that the repaired duals
+    still prove, which never claims more than the true minimum allows."""
+    monkeypatch.setattr(engine, "_ROUNDS", 1)
+    monkeypatch.setattr(engine, "_COMPLETE", complete)
+    fell_back = 0
+    for seed in (31, 32, 33):
+        event = _event(90, seed, drops=True)
+        result = random_results(seed)
+        for _ in range(5):
+            state = _state(event, event.paired_rounds + 1)
+            pool = state.bye_eligible or frozenset(state.order)
+            solved = _solve(event, state, pool, False)
+            best = _reference_cost(event, pool, rematches=False)
+            if solved is not None and best is not None:
+                matching, _, proof = solved
+                got = sum(Costs(event, state, pool, False).encode(i, j) for i, j in matching)
+                fell_back += proof.widenings == 1
+                assert not proof.proven or proof.gap == 0
+                if complete or proof.proven:
+                    assert got == best
+                elif proof.gap >= 0:
+                    assert got - proof.gap <= best
+            event = add_round(event, pair_round(event), result)
+    assert fell_back

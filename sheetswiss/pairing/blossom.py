@@ -1,828 +1,562 @@
-# ruff: noqa
-# mypy: ignore-errors
-"""Edmonds' maximum-weight matching that also returns its dual solution.
+"""Minimum-cost perfect matching with its dual solution: Edmonds' primal-dual blossom algorithm, started
+from given duals and a partial matching, and able to carry on after edges are added.
 
-The algorithm is networkx's ``max_weight_matching`` (networkx/algorithms/matching.py, networkx 3.x,
-3-clause BSD licence, Copyright (C) 2004-2024 NetworkX Developers), itself a port of Joris van
-Rantwijk's ``mwmatching.py``; the code below is that function unchanged except that it returns the
-matching with its vertex duals (``dualvar[v]`` = 2 u(v)) and the blossoms of positive dual z(B), which
-:mod:`sheetswiss.pairing.engine` needs as a certificate of optimality. Only
-:func:`sheetswiss.pairing.blossom.solve` is meant to be called.
+The engine (:mod:`.engine`) needs more than a pairing: duals that prove it optimal over pairs the solver
+never saw, and a start from duals it already knows (closed-form potentials for most of the field), so that
+the search only works where the pairing departs from them.
 
-networkx licence: Redistribution and use in source and binary forms, with or without modification, are
-permitted provided that the following conditions are met: redistributions of source code must retain the
-above copyright notice, this list of conditions and the following disclaimer; redistributions in binary
-form must reproduce the above copyright notice, this list of conditions and the following disclaimer in
-the documentation and/or other materials provided with the distribution; neither the name of the NetworkX
-Developers nor the names of its contributors may be used to endorse or promote products derived from
-this software without specific prior written permission. THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT
-HOLDERS AND CONTRIBUTORS "AS IS" AND ANY EXPRESS OR IMPLIED WARRANTIES ARE DISCLAIMED.
+* **Duals.** Each vertex v has a potential ``p[v]``; each blossom B (an odd set of vertices shrunk during
+  the search) has ``z[B] >= 0``. Every edge uv keeps ``slack = w_uv - p_u - p_v + Z_uv >= 0``, Z_uv being
+  the sum of z over the blossoms holding both ends; matched edges and the edges that close a blossom have
+  slack 0, and a blossom with z > 0 holds (|B| - 1) / 2 matched edges. So for every perfect matching M,
+  ``w(M) >= sum(p) - sum(z_B * (|B| - 1) / 2)`` (each vertex is covered once, each B holds at most
+  (|B| - 1) / 2 edges of M), with equality for the matching found (:meth:`Matcher.dual`).
+* **Stages.** A stage grows one alternating tree from a free vertex in Dijkstra's order: the tree's outer
+  vertices rise and its inner vertices fall by the same amount (outer blossoms' z rises by twice that,
+  inner blossoms' falls), and the next event is whatever runs out of slack first: an edge from an outer
+  vertex to a vertex outside the tree (its blossom becomes inner and its mate's outer, or, at a free
+  vertex, the path augments the matching), an edge between two outer blossoms (closing a new blossom), or
+  an inner blossom whose z reaches 0 (expanded). Tree duals are kept lazily (a vertex's value is fixed when
+  its label changes and read against the stage's running total), and a vertex's top-level blossom is
+  found through parent links, so a stage costs about the size of the tree it explores, not of the graph.
+* **Warm start and repair.** The caller sets any potentials feasible on the graph and a matching of tight
+  edges. :meth:`Matcher.repair` makes an added edge feasible: it dissolves the blossoms holding one end
+  (moving their z into their vertices' potentials, which keeps every edge feasible), lowers that end's
+  potential by the edge's deficit and frees it and its mate, for the next stages to match again.
+* **Reading Z.** :class:`Nesting` gives Z_uv for any pair, one at a time or for numpy arrays of pairs,
+  from the forest of nested blossoms.
+
+Weights are even integers (the engine passes twice its costs) and potentials integers, so every dual stays
+an integer: along the tight edges of a tree the outer vertices share one parity, so an edge between two
+outer blossoms has even slack and closes after half of it.
 """
 
-from itertools import repeat
+from __future__ import annotations
 
-import networkx as nx
+import heapq
+from collections.abc import Sequence
 
-__all__ = ["solve"]
+import numpy as np
 
+__all__ = ["Matcher", "Nesting"]
 
-def solve(
-    nodes: list[int], costs: dict[tuple[int, int], int]
-) -> tuple[list[tuple[int, int]], dict[int, int], list[tuple[frozenset[int], int]]] | None:
-    """Least-cost perfect matching of ``nodes`` over the edges ``costs`` ({(u, v): int}), with duals.
-
-    Returns ``(pairs, potential, blossoms)`` or ``None`` when no perfect matching exists.
-    ``potential[v]`` is twice the min-form vertex dual and ``blossoms`` holds ``(leaves, z)`` with z > 0,
-    so that ``potential[u] + potential[v] - 2 * sum(z of blossoms holding u and v) <= 2 * cost(u, v)``
-    for every edge, with equality on the matching.
-    """
-    if not nodes:
-        return [], {}, []
-    top = max(costs.values(), default=0) + 1
-    graph = nx.Graph()
-    graph.add_nodes_from(nodes)
-    for (u, v), cost in costs.items():
-        graph.add_edge(u, v, weight=top - cost)
-    mate, dualvar, blossoms = _max_weight_matching(graph)
-    if len(mate) != len(nodes):
-        return None
-    pairs = [(u, v) for u, v in mate.items() if u < v]
-    potential = {v: top - dualvar[v] for v in nodes}
-    return pairs, potential, blossoms
+_OUTER, _INNER = 1, 2
+"""Labels of a top-level blossom in the current tree (0: not in the tree)."""
+_EDGE, _CLOSE, _EXPAND = 0, 1, 2
+"""Events: an edge from an outer vertex to one outside the tree, an edge between outer blossoms, an inner
+blossom whose z runs out."""
 
 
-def _max_weight_matching(G, maxcardinality=True, weight="weight"):
-    #
-    # The algorithm is taken from "Efficient Algorithms for Finding Maximum
-    # Matching in Graphs" by Zvi Galil, ACM Computing Surveys, 1986.
-    # It is based on the "blossom" method for finding augmenting paths and
-    # the "primal-dual" method for finding a matching of maximum weight, both
-    # methods invented by Jack Edmonds.
-    #
-    # A C program for maximum weight matching by Ed Rothberg was used
-    # extensively to validate this new code.
-    #
-    # Many terms used in the code comments are explained in the paper
-    # by Galil. You will probably need the paper to make sense of this code.
-    #
+class Matcher:
+    """Edmonds' algorithm on vertices ``0 .. n-1`` (blossoms get the ids ``n .. 2n-1``). Add the edges, set
+    ``p`` (feasible) and ``mate`` (tight edges), then :meth:`run`; the duals are ``p``, ``z`` and the
+    blossom forest (``parent``, ``childs``), read through :class:`Nesting` and :meth:`dual`."""
 
-    class NoNode:
-        """Dummy value which is different from any node."""
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.adj: list[dict[int, int]] = [{} for _ in range(n)]
+        """Weight of each edge, from both ends."""
+        self.p = [0] * n
+        """Potentials (exact between stages)."""
+        self.mate = [-1] * n
+        size = 2 * n
+        self.top = list(range(n))
+        """A blossom holding each vertex (or the vertex itself); the top-level one is found by following
+        ``parent`` (:meth:`outermost`), so closing a blossom need not relabel its vertices."""
+        self.parent = [-1] * size
+        self.childs: list[list[int]] = [[] for _ in range(size)]
+        """Sub-blossoms of a blossom round its odd cycle, the one holding the base first."""
+        self.links: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+        """``links[b][i]`` joins ``childs[b][i]`` to the next child: (vertex in the one, vertex in the next)."""
+        self.base = [*range(n), *([-1] * n)]
+        self.z = [0] * size
+        self.size = [1] * n + [0] * n
+        """Vertices in each blossom."""
+        self._spare = list(range(size - 1, n - 1, -1))
+        self._label = [0] * size
+        self._via: list[tuple[int, int] | None] = [None] * size
+        """The edge that labelled a blossom: (vertex of its tree parent, vertex in it)."""
+        self._since = [0] * size
+        """Stage total at which a vertex's potential (a blossom's z) was last made exact."""
+        self._delta = 0
+        self._heap: list[tuple[int, int, int, int, int]] = []
+        self._count = 0
+        self._labelled: list[int] = []
 
-    class Blossom:
-        """Representation of a non-trivial blossom or sub-blossom."""
+    # -- set-up and results ---------------------------------------------------------------------------
 
-        __slots__ = ["childs", "edges", "mybestedges"]
+    def add_edge(self, u: int, v: int, w: int) -> None:
+        """Add the edge uv of weight ``w`` (even); :meth:`repair` it if the potentials violate it."""
+        self.adj[u][v] = w
+        self.adj[v][u] = w
 
-        # b.childs is an ordered list of b's sub-blossoms, starting with
-        # the base and going round the blossom.
-
-        # b.edges is the list of b's connecting edges, such that
-        # b.edges[i] = (v, w) where v is a vertex in b.childs[i]
-        # and w is a vertex in b.childs[wrap(i+1)].
-
-        # If b is a top-level S-blossom,
-        # b.mybestedges is a list of least-slack edges to neighboring
-        # S-blossoms, or None if no such list has been computed yet.
-        # This is used for efficient computation of delta3.
-
-        # Generate the blossom's leaf vertices.
-        def leaves(self):
-            stack = [*self.childs]
-            while stack:
-                t = stack.pop()
-                if isinstance(t, Blossom):
-                    stack.extend(t.childs)
-                else:
-                    yield t
-
-    # Get a list of vertices.
-    gnodes = list(G)
-    if not gnodes:
-        return {}, {}, []  # don't bother with empty graphs
-
-    # Find the maximum edge weight.
-    maxweight = 0
-    allinteger = True
-    for i, j, d in G.edges(data=True):
-        wt = d.get(weight, 1)
-        if i != j and wt > maxweight:
-            maxweight = wt
-        allinteger = allinteger and (str(type(wt)).split("'")[1] in ("int", "long"))
-
-    # If v is a matched vertex, mate[v] is its partner vertex.
-    # If v is a single vertex, v does not occur as a key in mate.
-    # Initially all vertices are single; updated during augmentation.
-    mate = {}
-
-    # If b is a top-level blossom,
-    # label.get(b) is None if b is unlabeled (free),
-    #                 1 if b is an S-blossom,
-    #                 2 if b is a T-blossom.
-    # The label of a vertex is found by looking at the label of its top-level
-    # containing blossom.
-    # If v is a vertex inside a T-blossom, label[v] is 2 iff v is reachable
-    # from an S-vertex outside the blossom.
-    # Labels are assigned during a stage and reset after each augmentation.
-    label = {}
-
-    # If b is a labeled top-level blossom,
-    # labeledge[b] = (v, w) is the edge through which b obtained its label
-    # such that w is a vertex in b, or None if b's base vertex is single.
-    # If w is a vertex inside a T-blossom and label[w] == 2,
-    # labeledge[w] = (v, w) is an edge through which w is reachable from
-    # outside the blossom.
-    labeledge = {}
-
-    # If v is a vertex, inblossom[v] is the top-level blossom to which v
-    # belongs.
-    # If v is a top-level vertex, inblossom[v] == v since v is itself
-    # a (trivial) top-level blossom.
-    # Initially all vertices are top-level trivial blossoms.
-    inblossom = dict(zip(gnodes, gnodes))
-
-    # If b is a sub-blossom,
-    # blossomparent[b] is its immediate parent (sub-)blossom.
-    # If b is a top-level blossom, blossomparent[b] is None.
-    blossomparent = dict(zip(gnodes, repeat(None)))
-
-    # If b is a (sub-)blossom,
-    # blossombase[b] is its base VERTEX (i.e. recursive sub-blossom).
-    blossombase = dict(zip(gnodes, gnodes))
-
-    # If w is a free vertex (or an unreached vertex inside a T-blossom),
-    # bestedge[w] = (v, w) is the least-slack edge from an S-vertex,
-    # or None if there is no such edge.
-    # If b is a (possibly trivial) top-level S-blossom,
-    # bestedge[b] = (v, w) is the least-slack edge to a different S-blossom
-    # (v inside b), or None if there is no such edge.
-    # This is used for efficient computation of delta2 and delta3.
-    bestedge = {}
-
-    # If v is a vertex,
-    # dualvar[v] = 2 * u(v) where u(v) is the v's variable in the dual
-    # optimization problem (if all edge weights are integers, multiplication
-    # by two ensures that all values remain integers throughout the algorithm).
-    # Initially, u(v) = maxweight / 2.
-    dualvar = dict(zip(gnodes, repeat(maxweight)))
-
-    # If b is a non-trivial blossom,
-    # blossomdual[b] = z(b) where z(b) is b's variable in the dual
-    # optimization problem.
-    blossomdual = {}
-
-    # If (v, w) in allowedge or (w, v) in allowedg, then the edge
-    # (v, w) is known to have zero slack in the optimization problem;
-    # otherwise the edge may or may not have zero slack.
-    allowedge = {}
-
-    # Queue of newly discovered S-vertices.
-    queue = []
-
-    # Return 2 * slack of edge (v, w) (does not work inside blossoms).
-    def slack(v, w):
-        return dualvar[v] + dualvar[w] - 2 * G[v][w].get(weight, 1)
-
-    # Assign label t to the top-level blossom containing vertex w,
-    # coming through an edge from vertex v.
-    def assignLabel(w, t, v):
-        b = inblossom[w]
-        assert label.get(w) is None and label.get(b) is None
-        label[w] = label[b] = t
-        if v is not None:
-            labeledge[w] = labeledge[b] = (v, w)
-        else:
-            labeledge[w] = labeledge[b] = None
-        bestedge[w] = bestedge[b] = None
-        if t == 1:
-            # b became an S-vertex/blossom; add it(s vertices) to the queue.
-            if isinstance(b, Blossom):
-                queue.extend(b.leaves())
-            else:
-                queue.append(b)
-        elif t == 2:
-            # b became a T-vertex/blossom; assign label S to its mate.
-            # (If b is a non-trivial blossom, its base is the only vertex
-            # with an external mate.)
-            base = blossombase[b]
-            assignLabel(mate[base], 1, base)
-
-    # Trace back from vertices v and w to discover either a new blossom
-    # or an augmenting path. Return the base vertex of the new blossom,
-    # or NoNode if an augmenting path was found.
-    def scanBlossom(v, w):
-        # Trace back from v and w, placing breadcrumbs as we go.
-        path = []
-        base = NoNode
-        while v is not NoNode:
-            # Look for a breadcrumb in v's blossom or put a new breadcrumb.
-            b = inblossom[v]
-            if label[b] & 4:
-                base = blossombase[b]
-                break
-            assert label[b] == 1
-            path.append(b)
-            label[b] = 5
-            # Trace one step back.
-            if labeledge[b] is None:
-                # The base of blossom b is single; stop tracing this path.
-                assert blossombase[b] not in mate
-                v = NoNode
-            else:
-                assert labeledge[b][0] == mate[blossombase[b]]
-                v = labeledge[b][0]
-                b = inblossom[v]
-                assert label[b] == 2
-                # b is a T-blossom; trace one more step back.
-                v = labeledge[b][0]
-            # Swap v and w so that we alternate between both paths.
-            if w is not NoNode:
-                v, w = w, v
-        # Remove breadcrumbs.
-        for b in path:
-            label[b] = 1
-        # Return base vertex, if we found one.
-        return base
-
-    # Construct a new blossom with given base, through S-vertices v and w.
-    # Label the new blossom as S; set its dual variable to zero;
-    # relabel its T-vertices to S and add them to the queue.
-    def addBlossom(base, v, w):
-        bb = inblossom[base]
-        bv = inblossom[v]
-        bw = inblossom[w]
-        # Create blossom.
-        b = Blossom()
-        blossombase[b] = base
-        blossomparent[b] = None
-        blossomparent[bb] = b
-        # Make list of sub-blossoms and their interconnecting edge endpoints.
-        b.childs = path = []
-        b.edges = edgs = [(v, w)]
-        # Trace back from v to base.
-        while bv != bb:
-            # Add bv to the new blossom.
-            blossomparent[bv] = b
-            path.append(bv)
-            edgs.append(labeledge[bv])
-            assert label[bv] == 2 or (
-                label[bv] == 1 and labeledge[bv][0] == mate[blossombase[bv]]
-            )
-            # Trace one step back.
-            v = labeledge[bv][0]
-            bv = inblossom[v]
-        # Add base sub-blossom; reverse lists.
-        path.append(bb)
-        path.reverse()
-        edgs.reverse()
-        # Trace back from w to base.
-        while bw != bb:
-            # Add bw to the new blossom.
-            blossomparent[bw] = b
-            path.append(bw)
-            edgs.append((labeledge[bw][1], labeledge[bw][0]))
-            assert label[bw] == 2 or (
-                label[bw] == 1 and labeledge[bw][0] == mate[blossombase[bw]]
-            )
-            # Trace one step back.
-            w = labeledge[bw][0]
-            bw = inblossom[w]
-        # Set label to S.
-        assert label[bb] == 1
-        label[b] = 1
-        labeledge[b] = labeledge[bb]
-        # Set dual variable to zero.
-        blossomdual[b] = 0
-        # Relabel vertices.
-        for v in b.leaves():
-            if label[inblossom[v]] == 2:
-                # This T-vertex now turns into an S-vertex because it becomes
-                # part of an S-blossom; add it to the queue.
-                queue.append(v)
-            inblossom[v] = b
-        # Compute b.mybestedges.
-        bestedgeto = {}
-        for bv in path:
-            if isinstance(bv, Blossom):
-                if bv.mybestedges is not None:
-                    # Walk this subblossom's least-slack edges.
-                    nblist = bv.mybestedges
-                    # The sub-blossom won't need this data again.
-                    bv.mybestedges = None
-                else:
-                    # This subblossom does not have a list of least-slack
-                    # edges; get the information from the vertices.
-                    nblist = [
-                        (v, w) for v in bv.leaves() for w in G.neighbors(v) if v != w
-                    ]
-            else:
-                nblist = [(bv, w) for w in G.neighbors(bv) if bv != w]
-            for k in nblist:
-                (i, j) = k
-                if inblossom[j] == b:
-                    i, j = j, i
-                bj = inblossom[j]
-                if (
-                    bj != b
-                    and label.get(bj) == 1
-                    and ((bj not in bestedgeto) or slack(i, j) < slack(*bestedgeto[bj]))
-                ):
-                    bestedgeto[bj] = k
-            # Forget about least-slack edge of the subblossom.
-            bestedge[bv] = None
-        b.mybestedges = list(bestedgeto.values())
-        # Select bestedge[b].
-        mybestedge = None
-        bestedge[b] = None
-        for k in b.mybestedges:
-            kslack = slack(*k)
-            if mybestedge is None or kslack < mybestslack:
-                mybestedge = k
-                mybestslack = kslack
-        bestedge[b] = mybestedge
-
-    # Expand the given top-level blossom.
-    def expandBlossom(b, endstage):
-        # This is an obnoxiously complicated recursive function for the sake of
-        # a stack-transformation.  So, we hack around the complexity by using
-        # a trampoline pattern.  By yielding the arguments to each recursive
-        # call, we keep the actual callstack flat.
-
-        def _recurse(b, endstage):
-            # Convert sub-blossoms into top-level blossoms.
-            for s in b.childs:
-                blossomparent[s] = None
-                if isinstance(s, Blossom):
-                    if endstage and blossomdual[s] == 0:
-                        # Recursively expand this sub-blossom.
-                        yield s
-                    else:
-                        for v in s.leaves():
-                            inblossom[v] = s
-                else:
-                    inblossom[s] = s
-            # If we expand a T-blossom during a stage, its sub-blossoms must be
-            # relabeled.
-            if (not endstage) and label.get(b) == 2:
-                # Start at the sub-blossom through which the expanding
-                # blossom obtained its label, and relabel sub-blossoms untili
-                # we reach the base.
-                # Figure out through which sub-blossom the expanding blossom
-                # obtained its label initially.
-                entrychild = inblossom[labeledge[b][1]]
-                # Decide in which direction we will go round the blossom.
-                j = b.childs.index(entrychild)
-                if j & 1:
-                    # Start index is odd; go forward and wrap.
-                    j -= len(b.childs)
-                    jstep = 1
-                else:
-                    # Start index is even; go backward.
-                    jstep = -1
-                # Move along the blossom until we get to the base.
-                v, w = labeledge[b]
-                while j != 0:
-                    # Relabel the T-sub-blossom.
-                    if jstep == 1:
-                        p, q = b.edges[j]
-                    else:
-                        q, p = b.edges[j - 1]
-                    label[w] = None
-                    label[q] = None
-                    assignLabel(w, 2, v)
-                    # Step to the next S-sub-blossom and note its forward edge.
-                    allowedge[(p, q)] = allowedge[(q, p)] = True
-                    j += jstep
-                    if jstep == 1:
-                        v, w = b.edges[j]
-                    else:
-                        w, v = b.edges[j - 1]
-                    # Step to the next T-sub-blossom.
-                    allowedge[(v, w)] = allowedge[(w, v)] = True
-                    j += jstep
-                # Relabel the base T-sub-blossom WITHOUT stepping through to
-                # its mate (so don't call assignLabel).
-                bw = b.childs[j]
-                label[w] = label[bw] = 2
-                labeledge[w] = labeledge[bw] = (v, w)
-                bestedge[bw] = None
-                # Continue along the blossom until we get back to entrychild.
-                j += jstep
-                while b.childs[j] != entrychild:
-                    # Examine the vertices of the sub-blossom to see whether
-                    # it is reachable from a neighboring S-vertex outside the
-                    # expanding blossom.
-                    bv = b.childs[j]
-                    if label.get(bv) == 1:
-                        # This sub-blossom just got label S through one of its
-                        # neighbors; leave it be.
-                        j += jstep
-                        continue
-                    if isinstance(bv, Blossom):
-                        for v in bv.leaves():
-                            if label.get(v):
-                                break
-                    else:
-                        v = bv
-                    # If the sub-blossom contains a reachable vertex, assign
-                    # label T to the sub-blossom.
-                    if label.get(v):
-                        assert label[v] == 2
-                        assert inblossom[v] == bv
-                        label[v] = None
-                        label[mate[blossombase[bv]]] = None
-                        assignLabel(v, 2, labeledge[v][0])
-                    j += jstep
-            # Remove the expanded blossom entirely.
-            label.pop(b, None)
-            labeledge.pop(b, None)
-            bestedge.pop(b, None)
-            del blossomparent[b]
-            del blossombase[b]
-            del blossomdual[b]
-
-        # Now, we apply the trampoline pattern.  We simulate a recursive
-        # callstack by maintaining a stack of generators, each yielding a
-        # sequence of function arguments.  We grow the stack by appending a call
-        # to _recurse on each argument tuple, and shrink the stack whenever a
-        # generator is exhausted.
-        stack = [_recurse(b, endstage)]
+    def _leaves(self, b: int) -> list[int]:
+        """The vertices of blossom (or vertex) ``b``."""
+        if b < self.n:
+            return [b]
+        out = []
+        stack = [b]
         while stack:
-            top = stack[-1]
-            for s in top:
-                stack.append(_recurse(s, endstage))
-                break
+            x = stack.pop()
+            if x < self.n:
+                out.append(x)
             else:
-                stack.pop()
+                stack.extend(self.childs[x])
+        return out
 
-    # Swap matched/unmatched edges over an alternating path through blossom b
-    # between vertex v and the base vertex. Keep blossom bookkeeping
-    # consistent.
-    def augmentBlossom(b, v):
-        # This is an obnoxiously complicated recursive function for the sake of
-        # a stack-transformation.  So, we hack around the complexity by using
-        # a trampoline pattern.  By yielding the arguments to each recursive
-        # call, we keep the actual callstack flat.
+    def nested(self) -> bool:
+        """Whether some blossom has z > 0 (else Z_uv = 0 for every edge)."""
+        return any(self.childs[b] and self.z[b] > 0 for b in range(self.n, 2 * self.n))
 
-        def _recurse(b, v):
-            # Bubble up through the blossom tree from vertex v to an immediate
-            # sub-blossom of b.
+    def dual(self, p: Sequence[int] | None = None) -> int:
+        """``sum(p) - sum(z_B * floor(|B| / 2))`` over the blossoms with z > 0, for the potentials ``p``
+        (by default the solver's): no perfect matching weighs less once every edge of the graph it is
+        taken over has slack >= 0 (with Z_uv summed over the same blossoms)."""
+        total = sum(self.p if p is None else p)
+        for b in range(self.n, 2 * self.n):
+            if self.childs[b] and self.z[b] > 0:
+                total -= self.z[b] * (self.size[b] // 2)
+        return total
+
+    # -- repairs between stages -----------------------------------------------------------------------
+
+    def repair(self, u: int, v: int) -> None:
+        """Make edge uv feasible again: dissolve the blossoms holding ``v``, then lower ``p[v]`` by what
+        the edge still lacks and free ``v`` and its mate (their edge is no longer tight)."""
+        self._dissolve_above(v)
+        s = self.adj[u][v] - self.p[u] - self.p[v]  # no blossom holds v now
+        if s < 0:
+            self.p[v] += s
+            self._unmatch(v)
+
+    def _unmatch(self, v: int) -> None:
+        m = self.mate[v]
+        if m != -1:
+            self.mate[v] = self.mate[m] = -1
+
+    def _split(self, b: int) -> None:
+        """Make the children of top-level blossom ``b``, whose z is 0, top-level (no dual changes)."""
+        for c in self.childs[b]:
+            self.parent[c] = -1
+            for v in self._leaves(c):
+                self.top[v] = c
+        self._free(b)
+
+    def _dissolve_above(self, v: int) -> None:
+        """Dissolve every blossom holding ``v``, outermost first: its z moves into its vertices' potentials
+        (each lowered by z / 2), so edges inside keep their slack and edges leaving gain; the matched edge
+        at its base is no longer tight and is unmatched. Each vertex is touched once: one that leaves the
+        chain at some level is lowered by the z / 2 of every blossom above it."""
+        chain = []
+        x = v
+        while self.parent[x] != -1:
+            x = self.parent[x]
+            chain.append(x)
+        on_chain = {v, *chain}
+        drop = 0
+        for b in reversed(chain):
+            if self.z[b]:
+                drop += self.z[b] // 2
+                self._unmatch(self.base[b])
+            for c in self.childs[b]:
+                self.parent[c] = -1
+                if c in on_chain:
+                    continue
+                for y in self._leaves(c):
+                    self.top[y] = c
+                    self.p[y] -= drop
+            self._free(b)
+        self.top[v] = v
+        self.p[v] -= drop
+
+    def _free(self, b: int) -> None:
+        self.childs[b] = []
+        self.links[b] = []
+        self.base[b] = -1
+        self.z[b] = 0
+        self.size[b] = 0
+        self._label[b] = 0
+        self._via[b] = None
+        self._spare.append(b)
+
+    # -- stages ---------------------------------------------------------------------------------------
+
+    def run(self) -> list[int]:
+        """Augment from every free vertex. Returns ``[]`` when the matching is perfect, else the outer
+        vertices of a tree that reached no free vertex (the graph needs more edges there)."""
+        for v in range(self.n):
+            if self.mate[v] == -1:
+                stuck = self._stage(v)
+                if stuck:
+                    return stuck
+        return []
+
+    def outermost(self, v: int) -> int:
+        """The top-level blossom holding vertex ``v`` (``v`` itself when none)."""
+        t = self.top[v]
+        parent = self.parent
+        if parent[t] != -1:
+            while parent[t] != -1:
+                t = parent[t]
+            self.top[v] = t
+        return t
+
+    def _pot(self, v: int) -> int:
+        lab = self._label[self.outermost(v)]
+        if not lab:
+            return self.p[v]
+        d = self._delta - self._since[v]
+        return self.p[v] + d if lab == _OUTER else self.p[v] - d
+
+    def _zval(self, b: int) -> int:
+        lab = self._label[b]
+        if not lab:
+            return self.z[b]
+        d = 2 * (self._delta - self._since[b])
+        return self.z[b] + d if lab == _OUTER else self.z[b] - d
+
+    def _push(self, key: int, kind: int, a: int, b: int) -> None:
+        self._count += 1
+        heapq.heappush(self._heap, (key, self._count, kind, a, b))
+
+    def _stage(self, root: int) -> list[int]:
+        """One alternating tree from the free vertex ``root``; ``[]`` once it has augmented."""
+        self._delta = 0
+        self._heap = []
+        self._labelled = []
+        heap, top, label = self._heap, self.outermost, self._label
+        self._outer(top(root), None)
+        stuck: list[int] = []
+        while True:
+            if not heap:
+                stuck = [v for b in self._labelled if label[b] == _OUTER and self.parent[b] == -1
+                         for v in self._leaves(b)]
+                break
+            key, _, kind, a, b = heapq.heappop(heap)
+            if key > self._delta:
+                self._delta = key
+            if kind == _EDGE:
+                bb = top(b)
+                if bb == top(a) or label[bb]:
+                    continue
+                s = self.adj[a][b] - self._pot(a) - self._pot(b)
+                if s > 0:
+                    self._push(self._delta + s, _EDGE, a, b)
+                elif self.mate[self.base[bb]] == -1:
+                    self._augment(a, b)
+                    break
+                else:
+                    self._inner(bb, (a, b))
+            elif kind == _CLOSE:
+                if top(a) == top(b):
+                    continue
+                s = self.adj[a][b] - self._pot(a) - self._pot(b)
+                if s > 0:
+                    self._push(self._delta + s // 2, _CLOSE, a, b)
+                else:
+                    self._shrink(a, b)
+            elif self.parent[a] == -1 and label[a] == _INNER and self._zval(a) == 0:
+                self._expand_inner(a)
+        self._finish()
+        return stuck
+
+    def _scan(self, v: int) -> None:
+        """Queue the edges of a new outer vertex ``v``."""
+        top, parent, label, since, p = self.top, self.parent, self._label, self._since, self.p
+        delta = self._delta
+        bv = self.outermost(v)
+        pv = p[v] + delta - since[v]
+        for u, w in self.adj[v].items():
+            bu = top[u]
+            if parent[bu] != -1:
+                bu = self.outermost(u)
+            if bu == bv:
+                continue
+            lab = label[bu]
+            if lab == _INNER:
+                continue
+            if lab == _OUTER:
+                s = w - pv - (p[u] + delta - since[u])
+                self._push(delta + s // 2, _CLOSE, v, u)
+            else:
+                s = w - pv - p[u]
+                self._push(delta + s, _EDGE, v, u)
+            if s < 0:
+                raise ValueError(f"infeasible duals on edge {v}-{u}")
+
+    def _outer(self, b: int, via: tuple[int, int] | None) -> None:
+        self._label[b] = _OUTER
+        self._via[b] = via
+        self._since[b] = self._delta
+        self._labelled.append(b)
+        leaves = self._leaves(b)
+        for v in leaves:
+            self._since[v] = self._delta
+        for v in leaves:
+            self._scan(v)
+
+    def _inner(self, b: int, via: tuple[int, int]) -> None:
+        self._label[b] = _INNER
+        self._via[b] = via
+        self._since[b] = self._delta
+        self._labelled.append(b)
+        for v in self._leaves(b):
+            self._since[v] = self._delta
+        if b >= self.n:
+            self._push(self._delta + self.z[b] // 2, _EXPAND, b, 0)
+        base = self.base[b]
+        mate = self.mate[base]
+        self._outer(self.outermost(mate), (base, mate))
+
+    def _tree_parent(self, b: int) -> int:
+        """The outer blossom above outer blossom ``b`` in the tree (-1 at the root)."""
+        via = self._via[b]
+        if via is None:
+            return -1
+        t = self._via[self.outermost(via[0])]
+        assert t is not None
+        return self.outermost(t[0])
+
+    def _shrink(self, a: int, b: int) -> None:
+        """Close the blossom made by the tight edge ab between two outer blossoms and the tree paths up to
+        their common ancestor."""
+        top, label, via = self.outermost, self._label, self._via
+        seen: set[int] = set()
+        x, y = top(a), top(b)
+        while True:
+            if x != -1:
+                if x in seen:
+                    break
+                seen.add(x)
+                x = self._tree_parent(x)
+            x, y = y, x
+        lca = x
+
+        def climb(start: int) -> list[tuple[int, tuple[int, int]]]:
+            out = []
+            x = start
+            while x != lca:
+                e = via[x]
+                assert e is not None
+                t = top(e[0])
+                et = via[t]
+                assert et is not None
+                out += [(x, e), (t, et)]
+                x = top(et[0])
+            return out
+
+        side_a, side_b = climb(top(a)), climb(top(b))
+        childs = [lca, *(x for x, _ in reversed(side_a)), *(x for x, _ in side_b)]
+        links = [*(e for _, e in reversed(side_a)), (a, b), *((e[1], e[0]) for _, e in side_b)]
+        nb = self._spare.pop()
+        self.childs[nb], self.links[nb] = childs, links
+        self.size[nb] = sum(self.size[c] for c in childs)
+        self.base[nb] = self.base[lca]
+        self.z[nb] = 0
+        lca_via = via[lca]
+        newly_outer: list[int] = []
+        for c in childs:
+            if label[c] == _INNER:
+                for v in self._leaves(c):
+                    self.p[v] = self._pot(v)
+                    self._since[v] = self._delta
+                    newly_outer.append(v)
+            if c >= self.n:
+                self.z[c] = self._zval(c)
+            label[c] = 0
+            via[c] = None
+            self.parent[c] = nb
+        label[nb] = _OUTER
+        via[nb] = lca_via
+        self._since[nb] = self._delta
+        self._labelled.append(nb)
+        for v in newly_outer:
+            self._scan(v)
+
+    def _expand_inner(self, b: int) -> None:
+        """Expand inner blossom ``b`` (z = 0): the children on the even path from the entry child to the
+        base child stay in the tree (inner, outer, ..., inner); the others leave it."""
+        top, label, via = self.top, self._label, self._via
+        entry = via[b]
+        assert entry is not None
+        for v in self._leaves(b):
+            self.p[v] = self._pot(v)
+            self._since[v] = self._delta
+        childs, links = self.childs[b], self.links[b]
+        t = entry[1]
+        while self.parent[t] != b:
+            t = self.parent[t]
+        i, k = childs.index(t), len(childs)
+        path: list[tuple[int, tuple[int, int]]] = [(t, entry)]
+        if i % 2 == 0:  # back round the cycle to the base child
+            for j in range(i, 0, -1):
+                x, y = links[j - 1]
+                path.append((childs[j - 1], (y, x)))
+        else:
+            for j in range(i, k):
+                path.append((childs[(j + 1) % k], links[j]))
+        for c in childs:
+            self.parent[c] = -1
+            for v in self._leaves(c):
+                top[v] = c
+        on_path = {c for c, _ in path}
+        self._free(b)
+        for r, (c, e) in enumerate(path):
+            label[c] = _INNER if r % 2 == 0 else _OUTER
+            via[c] = e
+            self._since[c] = self._delta
+            self._labelled.append(c)
+            if r % 2 == 0 and c >= self.n:
+                self._push(self._delta + self.z[c] // 2, _EXPAND, c, 0)
+        for r, (c, _) in enumerate(path):
+            if r % 2:
+                for v in self._leaves(c):
+                    self._scan(v)
+        for c in childs:
+            if c in on_path:
+                continue
+            for v in self._leaves(c):
+                for u, w in self.adj[v].items():
+                    if label[self.outermost(u)] == _OUTER:
+                        self._push(self._delta + w - self._pot(u) - self.p[v], _EDGE, u, v)
+
+    def _augment(self, a: int, b: int) -> None:
+        """Flip the path from the root to outer vertex ``a``, then the edge ab to the free blossom of b."""
+        top, mate = self.outermost, self.mate
+        if top(b) >= self.n:
+            self._rotate(top(b), b)
+        mate[b] = a
+        s, j = a, b
+        while True:
+            bs = top(s)
+            if bs >= self.n:
+                self._rotate(bs, s)
+            mate[s] = j
+            via = self._via[bs]
+            if via is None:
+                return
+            t = top(via[0])
+            tv = self._via[t]
+            assert tv is not None
+            x, y = tv
+            if t >= self.n:
+                self._rotate(t, y)
+            mate[y] = x
+            s, j = x, y
+
+    def _rotate(self, b: int, v: int) -> None:
+        """Make vertex ``v`` the base of blossom ``b``: flip the even path round each cycle from the child
+        holding ``v`` to the base child, in ``b`` and in every sub-blossom the path passes through."""
+        n, parent, mate = self.n, self.parent, self.mate
+        todo = [(b, v)]
+        while todo:
+            b, v = todo.pop()
             t = v
-            while blossomparent[t] != b:
-                t = blossomparent[t]
-            # Recursively deal with the first sub-blossom.
-            if isinstance(t, Blossom):
-                yield (t, v)
-            # Decide in which direction we will go round the blossom.
-            i = j = b.childs.index(t)
-            if i & 1:
-                # Start index is odd; go forward and wrap.
-                j -= len(b.childs)
-                jstep = 1
-            else:
-                # Start index is even; go backward.
-                jstep = -1
-            # Move along the blossom until we get to the base.
-            while j != 0:
-                # Step to the next sub-blossom and augment it recursively.
-                j += jstep
-                t = b.childs[j]
-                if jstep == 1:
-                    w, x = b.edges[j]
-                else:
-                    x, w = b.edges[j - 1]
-                if isinstance(t, Blossom):
-                    yield (t, w)
-                # Step to the next sub-blossom and augment it recursively.
-                j += jstep
-                t = b.childs[j]
-                if isinstance(t, Blossom):
-                    yield (t, x)
-                # Match the edge connecting those sub-blossoms.
-                mate[w] = x
-                mate[x] = w
-            # Rotate the list of sub-blossoms to put the new base at the front.
-            b.childs = b.childs[i:] + b.childs[:i]
-            b.edges = b.edges[i:] + b.edges[:i]
-            blossombase[b] = blossombase[b.childs[0]]
-            assert blossombase[b] == v
+            while parent[t] != b:
+                t = parent[t]
+            if t >= n:
+                todo.append((t, v))
+            childs, links = self.childs[b], self.links[b]
+            i, k = childs.index(t), len(childs)
+            flips = range(i - 2, -1, -2) if i % 2 == 0 else range(i + 1, k, 2)
+            for j in flips:
+                x, y = links[j]
+                mate[x], mate[y] = y, x
+                if childs[j] >= n:
+                    todo.append((childs[j], x))
+                if childs[(j + 1) % k] >= n:
+                    todo.append((childs[(j + 1) % k], y))
+            self.childs[b] = childs[i:] + childs[:i]
+            self.links[b] = links[i:] + links[:i]
+            self.base[b] = v
 
-        # Now, we apply the trampoline pattern.  We simulate a recursive
-        # callstack by maintaining a stack of generators, each yielding a
-        # sequence of function arguments.  We grow the stack by appending a call
-        # to _recurse on each argument tuple, and shrink the stack whenever a
-        # generator is exhausted.
-        stack = [_recurse(b, v)]
+    def _finish(self) -> None:
+        """Fix the duals of the tree, clear the labels, and dissolve the tree's blossoms whose z is 0."""
+        label = self._label
+        tree = [b for b in dict.fromkeys(self._labelled) if label[b] and self.parent[b] == -1]
+        for b in tree:
+            for v in self._leaves(b):
+                self.p[v] = self._pot(v)
+            if b >= self.n:
+                self.z[b] = self._zval(b)
+        for b in self._labelled:
+            label[b] = 0
+            self._via[b] = None
+        todo = [b for b in tree if b >= self.n]
+        while todo:
+            b = todo.pop()
+            if self.parent[b] == -1 and self.childs[b] and self.z[b] == 0:
+                todo.extend(c for c in self.childs[b] if c >= self.n)
+                self._split(b)
+        self._heap = []
+
+
+class Nesting:
+    """Z_uv, the sum of z > 0 over the blossoms holding both u and v, for a matcher's current blossoms.
+
+    Blossoms nest, so they form a forest over the vertices (joined here under one root), and Z_uv is the
+    running sum of z from the root down to the lowest common ancestor of u and v. That ancestor is the
+    shallowest node between the first visits of u and v in an Euler tour of the forest, found with a
+    sparse table of minima in O(1), for one pair or (with numpy) for arrays of pairs.
+    """
+
+    def __init__(self, m: Matcher) -> None:
+        n = m.n
+        root = 2 * n
+        kids: dict[int, list[int]] = {root: [b for b in range(2 * n) if m.parent[b] == -1 and (b < n or m.childs[b])]}
+        held = [0] * (2 * n + 1)
+        order: list[int] = []
+        depth: list[int] = []
+        self.first = [0] * n
+        stack = [(root, 0, 0)]
         while stack:
-            top = stack[-1]
-            for args in top:
-                stack.append(_recurse(*args))
-                break
-            else:
-                stack.pop()
+            b, level, index = stack.pop()
+            if index == 0:
+                if b < n:
+                    self.first[b] = len(order)
+                elif b != root:
+                    held[b] = held[m.parent[b]] + max(0, m.z[b]) if m.parent[b] != -1 else max(0, m.z[b])
+            order.append(b)
+            depth.append(level)
+            below = kids[b] if b == root else m.childs[b] if b >= n else []
+            if index < len(below):
+                stack.append((b, level, index + 1))
+                stack.append((below[index], level + 1, 0))
+        self.held = held
+        self.small = max(held) < 1 << 62
+        """Whether :meth:`many` applies (the sums fit 64-bit integers)."""
+        self._first = np.array(self.first, dtype=np.int64)
+        self._held = np.array(held if self.small else [0], dtype=np.int64)
+        self.order = np.array(order, dtype=np.int64)
+        size = len(order)
+        self.depth = np.array(depth, dtype=np.int64)
+        self.floor_log = np.zeros(size + 1, dtype=np.int64)
+        """``floor(log2(x))`` for x = 1 .. size."""
+        for k in range(1, size.bit_length()):
+            self.floor_log[1 << k:] += 1
+        rows = [np.arange(size, dtype=np.int64)]
+        width = 1
+        while 2 * width <= size:  # rows[k][i]: the shallowest tour position in [i, i + 2**k)
+            prev = rows[-1]
+            right = np.concatenate([prev[width:], prev[-width:]])
+            rows.append(np.where(self.depth[prev] <= self.depth[right], prev, right))
+            width *= 2
+        self.table = np.stack(rows)
 
-    # Swap matched/unmatched edges over an alternating path between two
-    # single vertices. The augmenting path runs through S-vertices v and w.
-    def augmentMatching(v, w):
-        for s, j in ((v, w), (w, v)):
-            # Match vertex s to vertex j. Then trace back from s
-            # until we find a single vertex, swapping matched and unmatched
-            # edges as we go.
-            while 1:
-                bs = inblossom[s]
-                assert label[bs] == 1
-                assert (labeledge[bs] is None and blossombase[bs] not in mate) or (
-                    labeledge[bs][0] == mate[blossombase[bs]]
-                )
-                # Augment through the S-blossom from s to base.
-                if isinstance(bs, Blossom):
-                    augmentBlossom(bs, s)
-                # Update mate[s]
-                mate[s] = j
-                # Trace one step back.
-                if labeledge[bs] is None:
-                    # Reached single vertex; stop.
-                    break
-                t = labeledge[bs][0]
-                bt = inblossom[t]
-                assert label[bt] == 2
-                # Trace one more step back.
-                s, j = labeledge[bt]
-                # Augment through the T-blossom from j to base.
-                assert blossombase[bt] == t
-                if isinstance(bt, Blossom):
-                    augmentBlossom(bt, j)
-                # Update mate[j]
-                mate[j] = s
+    def _lowest(self, lo: int, hi: int) -> int:
+        k = int(self.floor_log[hi - lo + 1])
+        a, b = int(self.table[k, lo]), int(self.table[k, hi - (1 << k) + 1])
+        return int(self.order[a if self.depth[a] <= self.depth[b] else b])
 
-    # Verify that the optimum solution has been reached.
-    def verifyOptimum():
-        if maxcardinality:
-            # Vertices may have negative dual;
-            # find a constant non-negative number to add to all vertex duals.
-            vdualoffset = max(0, -min(dualvar.values()))
-        else:
-            vdualoffset = 0
-        # 0. all dual variables are non-negative
-        assert min(dualvar.values()) + vdualoffset >= 0
-        assert len(blossomdual) == 0 or min(blossomdual.values()) >= 0
-        # 0. all edges have non-negative slack and
-        # 1. all matched edges have zero slack;
-        for i, j, d in G.edges(data=True):
-            wt = d.get(weight, 1)
-            if i == j:
-                continue  # ignore self-loops
-            s = dualvar[i] + dualvar[j] - 2 * wt
-            iblossoms = [i]
-            jblossoms = [j]
-            while blossomparent[iblossoms[-1]] is not None:
-                iblossoms.append(blossomparent[iblossoms[-1]])
-            while blossomparent[jblossoms[-1]] is not None:
-                jblossoms.append(blossomparent[jblossoms[-1]])
-            iblossoms.reverse()
-            jblossoms.reverse()
-            for bi, bj in zip(iblossoms, jblossoms):
-                if bi != bj:
-                    break
-                s += 2 * blossomdual[bi]
-            assert s >= 0
-            if mate.get(i) == j or mate.get(j) == i:
-                assert mate[i] == j and mate[j] == i
-                assert s == 0
-        # 2. all single vertices have zero dual value;
-        for v in gnodes:
-            assert (v in mate) or dualvar[v] + vdualoffset == 0
-        # 3. all blossoms with positive dual value are full.
-        for b in blossomdual:
-            if blossomdual[b] > 0:
-                assert len(b.edges) % 2 == 1
-                for i, j in b.edges[1::2]:
-                    assert mate[i] == j and mate[j] == i
-        # Ok.
+    def __call__(self, u: int, v: int) -> int:
+        lo, hi = sorted((self.first[u], self.first[v]))
+        return self.held[self._lowest(lo, hi)]
 
-    # Main loop: continue until no further improvement is possible.
-    while 1:
-        # Each iteration of this loop is a "stage".
-        # A stage finds an augmenting path and uses that to improve
-        # the matching.
-
-        # Remove labels from top-level blossoms/vertices.
-        label.clear()
-        labeledge.clear()
-
-        # Forget all about least-slack edges.
-        bestedge.clear()
-        for b in blossomdual:
-            b.mybestedges = None
-
-        # Loss of labeling means that we can not be sure that currently
-        # allowable edges remain allowable throughout this stage.
-        allowedge.clear()
-
-        # Make queue empty.
-        queue[:] = []
-
-        # Label single blossoms/vertices with S and put them in the queue.
-        for v in gnodes:
-            if (v not in mate) and label.get(inblossom[v]) is None:
-                assignLabel(v, 1, None)
-
-        # Loop until we succeed in augmenting the matching.
-        augmented = 0
-        while 1:
-            # Each iteration of this loop is a "substage".
-            # A substage tries to find an augmenting path;
-            # if found, the path is used to improve the matching and
-            # the stage ends. If there is no augmenting path, the
-            # primal-dual method is used to pump some slack out of
-            # the dual variables.
-
-            # Continue labeling until all vertices which are reachable
-            # through an alternating path have got a label.
-            while queue and not augmented:
-                # Take an S vertex from the queue.
-                v = queue.pop()
-                assert label[inblossom[v]] == 1
-
-                # Scan its neighbors:
-                for w in G.neighbors(v):
-                    if w == v:
-                        continue  # ignore self-loops
-                    # w is a neighbor to v
-                    bv = inblossom[v]
-                    bw = inblossom[w]
-                    if bv == bw:
-                        # this edge is internal to a blossom; ignore it
-                        continue
-                    if (v, w) not in allowedge:
-                        kslack = slack(v, w)
-                        if kslack <= 0:
-                            # edge k has zero slack => it is allowable
-                            allowedge[(v, w)] = allowedge[(w, v)] = True
-                    if (v, w) in allowedge:
-                        if label.get(bw) is None:
-                            # (C1) w is a free vertex;
-                            # label w with T and label its mate with S (R12).
-                            assignLabel(w, 2, v)
-                        elif label.get(bw) == 1:
-                            # (C2) w is an S-vertex (not in the same blossom);
-                            # follow back-links to discover either an
-                            # augmenting path or a new blossom.
-                            base = scanBlossom(v, w)
-                            if base is not NoNode:
-                                # Found a new blossom; add it to the blossom
-                                # bookkeeping and turn it into an S-blossom.
-                                addBlossom(base, v, w)
-                            else:
-                                # Found an augmenting path; augment the
-                                # matching and end this stage.
-                                augmentMatching(v, w)
-                                augmented = 1
-                                break
-                        elif label.get(w) is None:
-                            # w is inside a T-blossom, but w itself has not
-                            # yet been reached from outside the blossom;
-                            # mark it as reached (we need this to relabel
-                            # during T-blossom expansion).
-                            assert label[bw] == 2
-                            label[w] = 2
-                            labeledge[w] = (v, w)
-                    elif label.get(bw) == 1:
-                        # keep track of the least-slack non-allowable edge to
-                        # a different S-blossom.
-                        if bestedge.get(bv) is None or kslack < slack(*bestedge[bv]):
-                            bestedge[bv] = (v, w)
-                    elif label.get(w) is None:
-                        # w is a free vertex (or an unreached vertex inside
-                        # a T-blossom) but we can not reach it yet;
-                        # keep track of the least-slack edge that reaches w.
-                        if bestedge.get(w) is None or kslack < slack(*bestedge[w]):
-                            bestedge[w] = (v, w)
-
-            if augmented:
-                break
-
-            # There is no augmenting path under these constraints;
-            # compute delta and reduce slack in the optimization problem.
-            # (Note that our vertex dual variables, edge slacks and delta's
-            # are pre-multiplied by two.)
-            deltatype = -1
-            delta = deltaedge = deltablossom = None
-
-            # Compute delta1: the minimum value of any vertex dual.
-            if not maxcardinality:
-                deltatype = 1
-                delta = min(dualvar.values())
-
-            # Compute delta2: the minimum slack on any edge between
-            # an S-vertex and a free vertex.
-            for v in G.nodes():
-                if label.get(inblossom[v]) is None and bestedge.get(v) is not None:
-                    d = slack(*bestedge[v])
-                    if deltatype == -1 or d < delta:
-                        delta = d
-                        deltatype = 2
-                        deltaedge = bestedge[v]
-
-            # Compute delta3: half the minimum slack on any edge between
-            # a pair of S-blossoms.
-            for b in blossomparent:
-                if (
-                    blossomparent[b] is None
-                    and label.get(b) == 1
-                    and bestedge.get(b) is not None
-                ):
-                    kslack = slack(*bestedge[b])
-                    if allinteger:
-                        assert (kslack % 2) == 0
-                        d = kslack // 2
-                    else:
-                        d = kslack / 2.0
-                    if deltatype == -1 or d < delta:
-                        delta = d
-                        deltatype = 3
-                        deltaedge = bestedge[b]
-
-            # Compute delta4: minimum z variable of any T-blossom.
-            for b in blossomdual:
-                if (
-                    blossomparent[b] is None
-                    and label.get(b) == 2
-                    and (deltatype == -1 or blossomdual[b] < delta)
-                ):
-                    delta = blossomdual[b]
-                    deltatype = 4
-                    deltablossom = b
-
-            if deltatype == -1:
-                # No further improvement possible; max-cardinality optimum
-                # reached. Do a final delta update to make the optimum
-                # verifiable.
-                assert maxcardinality
-                deltatype = 1
-                delta = max(0, min(dualvar.values()))
-
-            # Update dual variables according to delta.
-            for v in gnodes:
-                if label.get(inblossom[v]) == 1:
-                    # S-vertex: 2*u = 2*u - 2*delta
-                    dualvar[v] -= delta
-                elif label.get(inblossom[v]) == 2:
-                    # T-vertex: 2*u = 2*u + 2*delta
-                    dualvar[v] += delta
-            for b in blossomdual:
-                if blossomparent[b] is None:
-                    if label.get(b) == 1:
-                        # top-level S-blossom: z = z + 2*delta
-                        blossomdual[b] += delta
-                    elif label.get(b) == 2:
-                        # top-level T-blossom: z = z - 2*delta
-                        blossomdual[b] -= delta
-
-            # Take action at the point where minimum delta occurred.
-            if deltatype == 1:
-                # No further improvement possible; optimum reached.
-                break
-            elif deltatype == 2:
-                # Use the least-slack edge to continue the search.
-                (v, w) = deltaedge
-                assert label[inblossom[v]] == 1
-                allowedge[(v, w)] = allowedge[(w, v)] = True
-                queue.append(v)
-            elif deltatype == 3:
-                # Use the least-slack edge to continue the search.
-                (v, w) = deltaedge
-                allowedge[(v, w)] = allowedge[(w, v)] = True
-                assert label[inblossom[v]] == 1
-                queue.append(v)
-            elif deltatype == 4:
-                # Expand the least-z blossom.
-                expandBlossom(deltablossom, False)
-
-            # End of a this substage.
-
-        # Paranoia check that the matching is symmetric.
-        for v in mate:
-            assert mate[mate[v]] == v
-
-        # Stop when no more augmenting path can be found.
-        if not augmented:
-            break
-
-        # End of a stage; expand all S-blossoms which have zero dual.
-        for b in list(blossomdual.keys()):
-            if b not in blossomdual:
-                continue  # already expanded
-            if blossomparent[b] is None and label.get(b) == 1 and blossomdual[b] == 0:
-                expandBlossom(b, True)
-
-    # Verify that we reached the optimum solution (only for integer weights).
-    if allinteger:
-        verifyOptimum()
-
-    blossoms = []
-    for b, z in blossomdual.items():
-        if z > 0:
-            blossoms.append((frozenset(b.leaves()), z))
-    return mate, dualvar, blossoms
-
+    def many(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Z for the pairs ``(u[i], v[i])`` as int64 (when :attr:`small`)."""
+        fu, fv = self._first[u], self._first[v]
+        lo, hi = np.minimum(fu, fv), np.maximum(fu, fv)
+        k = self.floor_log[hi - lo + 1]
+        a, b = self.table[k, lo], self.table[k, hi - (1 << k) + 1]
+        out: np.ndarray = self._held[self.order[np.where(self.depth[a] <= self.depth[b], a, b)]]
+        return out

@@ -1,30 +1,49 @@
-"""Exact minimum-cost pairing at any size: a sparse candidate graph, local exact solves, and a proof.
+"""Exact minimum-cost pairing at any size: a sparse candidate graph, a primal-dual solve, and a proof.
 
 The round's cost (RULES.md 2.1) is one integer per edge of the complete graph G of players (and the bye
 node). Building G costs O(n^2), so the engine works on a candidate graph G' and proves that the pairing
 it finds is the minimum over all of G, by linear-programming duality:
 
-* **Odd score groups.** For every prefix S_k of score groups (groups 0..k) with an odd number of
-  players, any perfect matching has an edge leaving S_k. A dual ``z_k`` (the least cost of a single
-  float across boundary k) is subtracted from every edge crossing it: the reduced costs ``c'`` make
-  the float as cheap as a pair inside a group, so the rest of the proof stays local.
-* **Ideal pairs.** Inside a group each player has one ideal partner (``slide``: position p and p + h;
-  ``fold``: p and size - 1 - p). Ideal pairs that are allowed get closed-form duals: a "staircase" of
-  potentials, lower for the upper half of a group, stepping down group by group, so that floats and
-  pattern changes between ideal pairs are never cheaper than the pairs themselves.
-* **Blocks.** Players without an allowed ideal partner (the odd player of a group, blocked rematches,
-  clubs) and the pairs around them form small blocks, each solved exactly by Edmonds' algorithm
-  (:mod:`.blossom`), which also yields the block's duals and blossoms.
-* **Certificate.** With the potentials ``D`` (twice the vertex duals), blossom duals and ``z_k``,
-  weak duality gives ``cost(M*) >= LB`` for every perfect matching ``M*`` of G once every pair of G
-  satisfies ``D_u + D_v - 2 z(blossoms holding both) <= 2 c'_uv``. The engine checks that for all
-  O(n^2) pairs without listing them: pairs in the same group by pattern distance, pairs in adjacent
-  groups by balance class and position, distant groups by group maxima; only pairs whose bound is
-  close are checked one by one with their exact cost. A violated pair widens its block (and joins
-  G'); after a few rounds of widening the engine falls back to an exact solve of G' (rustworkx) and
-  reports the gap that the (repaired) duals still prove.
+* **Odd score groups.** For every prefix S_k of score groups (groups 0..k, the bye node below the last)
+  with an odd number of nodes, every perfect matching has an edge leaving S_k. A dual ``z_k >= 0`` (the
+  least cost of a single float across boundary k: score, balance and position of its cheapest ends) is
+  subtracted from every pair crossing it: on these reduced costs ``c'`` a float costs about as little as
+  a pair inside a group, so the search below stays local.
+* **Candidate graph.** G' holds, inside each group, every player's partners near its ideal position
+  (``slide``: p + h and p - h; ``fold``: size - 1 - p) and the nearest clean ones beyond (no rematch, no
+  shared club); across adjacent groups each upper player with the best floats; small groups whole; and
+  bye candidates from the bottom.
+* **Primal-dual solve.** G' is solved exactly for ``c'`` by Edmonds' blossom algorithm (:mod:`.blossom`),
+  started from closed-form duals: the allowed ideal pairs matched under a "staircase" of potentials,
+  lower for the upper half of a group and stepping down group by group, so that floats and pattern
+  changes between ideal pairs are never cheaper than the pairs themselves. Only players without an
+  allowed ideal partner start free, and each search grows from one of them in Dijkstra's order, so it
+  explores the region its augmenting path changes (say a group whose slide shifts because a player
+  floated), not the field. The result: potentials ``D`` (twice the vertex duals) and blossoms with
+  ``z_B >= 0`` such that ``D_u + D_v - Z_uv <= 2 c'_uv`` on G' (Z_uv: the z of the blossoms holding
+  both), with equality on the matching.
+* **Certificate.** Every perfect matching ``M*`` of G crosses each odd boundary at least once and holds
+  at most floor(|B| / 2) pairs inside a blossom B, so once every allowed pair of G satisfies the
+  inequality above, ``cost(M*) >= LB = (sum D - sum z_B floor(|B| / 2)) / 2 + sum z_k`` (weak duality).
+  The engine checks all O(n^2) pairs without listing them: pairs inside a group with numpy, against the
+  pattern and seeded-draw levels and the blossoms' Z; pairs in adjacent groups by balance class and
+  position; distant groups and the bye by lower bounds of their cost; only pairs that may fail are
+  checked one by one with their exact cost.
+* **Widening.** Pairs that fail join G' and G' is solved again from the closed-form start; this repeats
+  until no pair fails (ties at the pattern level, which the seeded draws break inside a shifted group,
+  typically take one to three rounds). A search that finds no augmenting path gets its players'
+  complete rows; if they have them all, its inner players are a Tutte barrier and G has no perfect
+  matching.
+* **Tightness.** The solve is optimal for ``c'``, and ``cost(M) = c'(M) + sum z_k * (crossings of
+  boundary k)``, so ``LB`` equals the cost exactly when M crosses each odd boundary once. A pairing
+  optimal for ``c'`` may cross one three times (each extra crossing is discounted by z_k, which holds
+  balance and position costs too); those boundaries then get ``z_k = 0`` (every crossing costs in full)
+  and the solve repeats, at most once per odd boundary.
 
-The pairing is optimal when ``LB`` equals its cost: :class:`Proof` says so, or gives the gap.
+The pairing is proven optimal when ``LB`` equals its cost: :class:`Proof` says so, or gives the gap. If
+the widening does not settle within ``_ROUNDS`` rounds, fields up to ``_COMPLETE`` nodes are solved on
+the complete graph (exact by construction); larger ones report the gap that the duals prove once each
+failing pair is repaired by lowering one end's potential.
 
 Events with two edges per pair (``sides: single``, RULES.md 3; ``colours: alternate``, 2.10) are solved
 exactly on the complete graph instead (rustworkx): a pair's cost there is the cheaper of its two side
@@ -39,13 +58,13 @@ import math
 import random
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, final
 
 import numpy as np
 
-from . import blossom
+from .blossom import Matcher, Nesting
 from .levels import colour_ok, due_colour, float_cost, side_cost, triangle
 
 if TYPE_CHECKING:
@@ -55,27 +74,23 @@ if TYPE_CHECKING:
 __all__ = ["Costs", "Proof", "edge_draws", "solve_round"]
 
 _WINDOW = 2
-"""Within a group, G' holds pairs whose pattern cost is at most this."""
+"""Within a group, G' holds pairs whose pattern cost is at most this (and the nearest clean ones beyond)."""
 _TOP = 3
 """Across adjacent groups, G' holds each upper player with this many of the lower group's best."""
 _SMALL = 12
 """Groups this small get every pair with groups up to two away."""
-_ROUNDS = 2
-"""Widening rounds before falling back to an exact solve of G'."""
-_MAX_VIOLATIONS = 2000
+_ROUNDS = 20
+"""Widening rounds before the fallback."""
+_MAX_VIOLATIONS = 5000
 """The check stops listing violated pairs after this many."""
 _COMPLETE = 600
 """Up to this many nodes the fallback solves the complete graph (rustworkx), so it is exact."""
-_BLOCK_LIMIT = 240
-"""Players in blocks beyond which the Python blossom solver gives way to rustworkx on all of G'."""
+_INT64_SAFE = 1 << 59
+"""Potentials below this in size are checked with numpy's 64-bit integers (sums stay below 2**62)."""
 
 
 class _Enough(Exception):
     """Enough violated pairs are listed."""
-
-
-class _NoMatching(Exception):
-    """The blocks cannot be completed to a perfect matching."""
 
 
 @final
@@ -91,8 +106,8 @@ class Proof:
     """``gap`` in the mixed radix of the level multipliers, most significant level first."""
     candidate_edges: int = 0
     """Edges the solver looked at (the complete graph has n(n-1)/2)."""
-    blocks: int = 0
-    """Blocks solved exactly."""
+    widenings: int = 0
+    """Rounds in which the candidate graph grew by pairs whose dual constraint failed."""
     method: str = ""
 
     def text(self) -> str:
@@ -303,14 +318,6 @@ class Costs:
         return tuple(out)
 
 
-@dataclass
-class _Solution:
-    mate: dict[int, int]
-    potential: dict[int, int]
-    blossoms: list[tuple[frozenset[int], int]] = field(default_factory=list)
-    block_of: dict[int, int] = field(default_factory=dict)
-
-
 def _class_leaders(members: Sequence[int], value: Sequence[int], count: int) -> list[int]:
     """The first ``count`` of ``members`` (in order) for each distinct ``value`` among them: a float's
     cost rises with position inside a balance class, so only each class's leaders can be cheapest."""
@@ -328,20 +335,26 @@ def _key(i: int, j: int) -> tuple[int, int]:
 
 
 class Solver:
-    """One round's solve: candidate graph, ideal pairs, blocks, certificate, widening."""
+    """One round's solve: candidate graph, start duals, primal-dual matching, certificate, widening."""
 
     def __init__(self, costs: Costs, progress: Callable[[str], None] | None = None) -> None:
         self.c = costs
         self.progress = progress
         self.edges: dict[tuple[int, int], int] = {}
         """G': reduced cost of each candidate pair (i < j)."""
-        self._nb: dict[int, list[int]] | None = None
+        self.odd: list[int] = []
+        """Boundaries k whose prefix S_k holds an odd number of nodes."""
+        self.widenings = 0
         self._boundaries()
         self._candidates()
 
     # -- boundary duals -------------------------------------------------------------------------------
 
     def _boundaries(self) -> None:
+        """z_k for each odd prefix S_k: the cheapest single float across boundary k (RULES.md 2.5: score,
+        the lowest down-float balance cost above, the cheapest balance class leader below and its position),
+        or the cheapest bye without its draw (2.4) for the bye boundary. Every crossing pair costs at least
+        that, so the reduced costs of single floats stay >= 0."""
         c = self.c
         span = c.groups + (1 if c.bye >= 0 else 0)
         sizes = [len(m) for m in c.members] + ([1] if c.bye >= 0 else [])
@@ -350,6 +363,7 @@ class Solver:
             prefix += sizes[k]
             if prefix % 2 == 0:
                 continue
+            self.odd.append(k)
             if k + 1 == c.groups:  # the bye boundary: the cheapest single-boundary bye (RULES.md 2.4)
                 low = [c.encode(i, c.bye) - c.draw(i, c.bye) for i in c.members[k] if c.pool[i]]
                 c.z[k] = min(low, default=0)
@@ -358,18 +372,40 @@ class Solver:
             down = min(c.down[i] for i in upper)
             c.z[k] = min(c.mult[2] * c.t3[k][k + 1] + c.mult[5] * (down + c.up[j]) + c.mult[6] * c.gpos[j]
                          for j in _class_leaders(lower, c.up, 1))
-        for k in range(span):
+        self._prefix_sums()
+
+    def _prefix_sums(self) -> None:
+        """``zsum[k]``: the z of boundaries 0..k-1, which :meth:`Costs.reduced` takes off a crossing pair."""
+        c = self.c
+        for k in range(len(c.z)):
             c.zsum[k + 1] = c.zsum[k] + c.z[k]
+
+    def _crossings(self, mate: Sequence[int], k: int) -> int:
+        """Matched pairs with one end in groups 0..k and the other below (the bye counts as group G)."""
+        c = self.c
+        side = [c.group[v] <= k for v in range(c.n)] + ([False] if c.bye >= 0 else [])
+        return sum(1 for u, v in enumerate(mate) if u < v and side[u] != side[v])
 
     # -- candidate graph ------------------------------------------------------------------------------
 
-    def _add(self, i: int, j: int) -> None:
+    def _add(self, i: int, j: int) -> bool:
+        """Put the pair into G' (if it is an edge of G and not there yet); whether it was added."""
         i, j = _key(i, j)
         if (i, j) not in self.edges and self.c.allowed(i, j):
             self.edges[i, j] = self.c.reduced(i, j)
-            self._nb = None
+            return True
+        return False
+
+    def _clean(self, i: int, j: int) -> bool:
+        """Whether ``i`` and ``j`` may meet at no cost above the pattern: no rematch, no shared club."""
+        c = self.c
+        return j not in c.met[i] and not (c.club_level >= 0 and c.club[i] and c.club[i] == c.club[j])
 
     def _candidates(self) -> None:
+        """G': within a group, each player's partners within ``_WINDOW`` of its ideal position(s), and
+        beyond that the nearest ones until ``2 * _WINDOW + 1`` are clean (rematches and club pairs cost
+        more than any pattern); across adjacent groups the best floats; small groups whole; bye
+        candidates from the bottom."""
         c = self.c
         for g, mem in enumerate(c.members):
             s = len(mem)
@@ -380,14 +416,18 @@ class Solver:
                 continue
             h, size = c.half[g], c.size[g]
             for p in range(s):
-                centre = p + h if c.pattern == "slide" else size - 1 - p
-                for q in range(centre - _WINDOW, centre + _WINDOW + 1):
-                    if p < q < s:
-                        self._add(mem[p], mem[q])
-                if c.pattern == "slide":
-                    for q in range(p - h - _WINDOW, p - h + _WINDOW + 1):
-                        if 0 <= q < p:
-                            self._add(mem[q], mem[p])
+                ideal = (p + h, p - h) if c.pattern == "slide" else (size - 1 - p,)
+                for centre in ideal:
+                    clean = 0
+                    steps = 2 * max(centre, s - 1 - centre) + 1 if 0 <= centre < s else 2 * _WINDOW + 1
+                    for step in range(steps):
+                        q = centre + (step + 1) // 2 * (1 if step % 2 else -1)
+                        near = step <= 2 * _WINDOW
+                        if not near and clean > 2 * _WINDOW:
+                            break
+                        if 0 <= q < s and q != p and (near or self._clean(mem[p], mem[q])):
+                            self._add(mem[p], mem[q])
+                            clean += self._clean(mem[p], mem[q])
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
             best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP)
@@ -416,10 +456,42 @@ class Solver:
             for i in chosen:
                 self._add(i, c.bye)
 
-    # -- ideal pairs and blocks -----------------------------------------------------------------------
+    def _widen_rows(self, m: Matcher, stuck: Sequence[int], reach: dict[int, int]) -> bool:
+        """Give the players of a tree that found no augmenting path more edges: first every allowed pair
+        with their own and the adjacent groups (and the bye), then every allowed pair. ``False`` when
+        they have them all already: the tree's inner vertices are then a Tutte barrier of G (removing
+        them leaves more odd components, the outer blossoms, than they are), so G has no perfect matching."""
+        c = self.c
+        while any(reach.get(v, 0) < 2 for v in stuck):
+            added = False
+            for v in stuck:
+                level = reach.get(v, 0)
+                if level == 2:
+                    continue
+                reach[v] = level + 1
+                if level == 1 or v == c.bye:
+                    reach[v] = 2
+                    others: Iterable[int] = range(c.nodes)
+                else:
+                    g = c.group[v]
+                    others = [x for h in range(max(0, g - 1), min(c.groups, g + 2)) for x in c.members[h]]
+                    if c.bye >= 0:
+                        others = [*others, c.bye]
+                for x in others:
+                    if x != v and self._add(v, x):
+                        i, j = _key(v, x)
+                        m.add_edge(i, j, 2 * self.edges[i, j])
+                        m.repair(v, x)
+                        added = True
+            if added:
+                return True
+        return False
+
+    # -- start duals ----------------------------------------------------------------------------------
 
     def _ideal(self) -> dict[int, int]:
-        """Allowed ideal pairs (pattern cost 0), each group's upper member first."""
+        """Allowed ideal pairs (pattern cost 0), disjoint (in the lowest group of an odd field the slide
+        pattern's last pair would reuse a player), each group's upper member first."""
         c = self.c
         mate: dict[int, int] = {}
         if c.pattern == "random":
@@ -428,225 +500,199 @@ class Solver:
             s = len(mem)
             for p in range(s):
                 q = p + c.half[g] if c.pattern == "slide" else c.size[g] - 1 - p
-                if p < q < s and (mem[p], mem[q]) in self.edges:
+                if p < q < s and mem[p] not in mate and mem[q] not in mate and (mem[p], mem[q]) in self.edges:
                     lv = c.levels(mem[p], mem[q])
                     if not any(lv[:8]):
                         mate[mem[p]] = mem[q]
                         mate[mem[q]] = mem[p]
         return mate
 
-    def _neighbours(self) -> dict[int, list[int]]:
-        if self._nb is None:
-            out: dict[int, list[int]] = defaultdict(list)
-            for i, j in self.edges:
-                out[i].append(j)
-                out[j].append(i)
-            self._nb = out
-        return self._nb
-
-    def solve(self) -> tuple[dict[int, int], Proof] | None:
+    def _matcher(self) -> Matcher:
+        """G' with start duals: the ideal pairs matched under a staircase of potentials (the upper member
+        of a pair in group g gets -(g+1) * 2**17, the lower one twice the pair's cost plus as much, so that
+        floats and pattern changes between ideal pairs are never cheaper than the pairs themselves); every
+        other node the largest potential its edges to those allow; any edge still infeasible repaired."""
         c = self.c
+        m = Matcher(c.nodes)
+        for (i, j), cost in self.edges.items():
+            m.add_edge(i, j, 2 * cost)
         ideal = self._ideal()
-        stairs = self._staircase(ideal)
-        block = {v for v in range(c.nodes) if v not in ideal}
-        if c.nodes <= 64:
-            block = set(range(c.nodes))
-        self._grow(block, set(block), ideal, 1, stairs)
-        solution: _Solution | None = None
-        for attempt in range(_ROUNDS):
-            if self.progress and attempt:
-                self.progress(f"widening the candidate graph ({attempt}): {len(block)} players in blocks")
-            if len(block) > _BLOCK_LIMIT:
-                break
-            try:
-                solution, blocks = self._solve_blocks(block, ideal, stairs)
-            except _NoMatching:
-                break
-            violations = self._check(solution)
-            if not violations:
-                lb2 = self._bound2(solution)
-                cost = sum(c.encode(*_key(u, v)) for u, v in solution.mate.items() if u < v)
-                if cost == lb2 // 2:
-                    return solution.mate, Proof(True, 0, c.radix(0), len(self.edges), blocks, "local blocks")
-                break  # feasible duals, but the pairing crosses an odd boundary more than once: not proven
-            touched: set[int] = set()
-            for i, j in violations[:_BLOCK_LIMIT]:
-                self._add(i, j)
-                touched.update((i, j))
-            block |= touched
-            self._grow(block, touched, ideal, 1 + attempt, stairs)
-        return self._fallback(solution)
-
-    def _staircase(self, ideal: dict[int, int]) -> dict[int, int]:
-        """Closed-form potentials of the ideal pairs: the upper member of a pair in group g gets
-        -(g+1) * 2**17, the lower one twice the pair's cost plus as much; seeds get 0."""
-        c = self.c
-        d = dict.fromkeys(range(c.nodes), 0)
+        d = m.p
+        placed = [False] * c.nodes
         for u, v in ideal.items():
+            m.mate[u] = v
             if c.gpos[u] < c.gpos[v]:
                 step = (c.group[u] + 1) << 17
-                d[u], d[v] = -step, 2 * self.edges[_key(u, v)] + step
-        return d
+                d[u], d[v] = -step, 2 * self.edges[u, v] + step
+                placed[u] = placed[v] = True
+        for v in range(c.nodes):
+            if not placed[v]:
+                d[v] = min((w - d[x] for x, w in m.adj[v].items() if placed[x]), default=0)
+                placed[v] = True
+        for (i, j), cost in self.edges.items():
+            if 2 * cost < d[i] + d[j]:
+                m.repair(i, j)
+        return m
 
-    def _grow(self, block: set[int], frontier: Iterable[int], ideal: dict[int, int], steps: int,
-              stairs: dict[int, int]) -> None:
-        """Add to ``block`` what alternating paths of small slack reach from ``frontier`` in ``steps``."""
-        nb = self._neighbours()
-        theta = 2 * self.c.mult[8] * (2 + steps)
-        todo = set(frontier)
-        for _ in range(steps):
-            nxt: set[int] = set()
-            for v in todo:
-                block.add(v)
-                if v in ideal and ideal[v] not in block:
-                    block.add(ideal[v])
-                    nxt.add(ideal[v])
-                for w in nb.get(v, ()):
-                    if w not in block and 2 * self.edges[_key(v, w)] - stairs[v] - stairs[w] <= theta:
-                        block.add(w)
-                        nxt.add(w)
-                        if w in ideal and ideal[w] not in block:
-                            block.add(ideal[w])
-                            nxt.add(ideal[w])
-            todo = nxt
+    # -- solve ----------------------------------------------------------------------------------------
 
-    def _components(self, block: set[int]) -> list[list[int]]:
-        nb = self._neighbours()
-        seen: set[int] = set()
-        out = []
-        for start in sorted(block):
-            if start in seen:
-                continue
-            comp = []
-            stack = [start]
-            seen.add(start)
-            while stack:
-                v = stack.pop()
-                comp.append(v)
-                for w in nb.get(v, ()):
-                    if w in block and w not in seen:
-                        seen.add(w)
-                        stack.append(w)
-            out.append(sorted(comp))
-        return out
+    def solve(self) -> tuple[dict[int, int], Proof] | None:
+        """The cheapest pairing of G with its proof; ``None`` when G has no perfect matching.
 
-    def _solve_blocks(self, block: set[int], ideal: dict[int, int], stairs: dict[int, int]
-                      ) -> tuple[_Solution, int]:
-        """Solve every block exactly, growing a block that has no perfect matching until it has one."""
+        Each pass solves G' exactly on the reduced costs and widens it until the duals hold on all of G.
+        When the pairing then crosses an odd boundary more than once, the bound falls short by the extra
+        crossings' z_k (a pairing optimal for the reduced costs need not be for the true ones): those
+        boundaries lose their z_k (set to 0, which costs every crossing in full) and the pass repeats, at
+        most once per odd boundary.
+        """
         c = self.c
-        steps = 1
-        cache: dict[tuple[int, ...], tuple[list[tuple[int, int]], dict[int, int],
-                                           list[tuple[frozenset[int], int]]] | None] = {}
         while True:
-            if steps > 4 or len(block) > _BLOCK_LIMIT:
-                raise _NoMatching
-            comps = self._components(block)
-            failed: list[int] = []
-            sol = _Solution({}, {})
-            for u, v in ideal.items():
-                if u not in block:
-                    sol.mate[u] = v
-                    sol.potential[u] = stairs[u]
-            for number, comp in enumerate(comps, start=1):
-                result = None
-                if tuple(comp) in cache:
-                    result = cache[tuple(comp)]
-                elif len(comp) % 2 == 0:
-                    inside = set(comp)
-                    nb = self._neighbours()
-                    costs = {_key(v, w): self.edges[_key(v, w)] for v in comp for w in nb.get(v, ()) if w in inside}
-                    result = cache[tuple(comp)] = blossom.solve(comp, costs)
-                if result is None:
-                    failed.extend(comp)
-                    continue
-                pairs, potential, blossoms = result
-                for u, v in pairs:
-                    sol.mate[u], sol.mate[v] = v, u
-                sol.potential.update(potential)
-                sol.blossoms.extend(blossoms)
-                for v in comp:
-                    sol.block_of[v] = number
-            if not failed:
-                return sol, len(comps)
-            if len(block) >= c.nodes:
-                raise _NoMatching
-            before = len(block)
-            self._grow(block, failed, ideal, steps, stairs)
-            steps += 1
-            if len(block) == before:  # nothing cheap left to reach: take every neighbour
-                nb = self._neighbours()
-                for v in failed:
-                    block.update(nb.get(v, ()))
-                if len(block) == before:
-                    raise _NoMatching
+            settled = self._settle()
+            if settled is None:
+                return None
+            m, bad = settled
+            if bad:
+                return self._fallback(m, bad)
+            mate = dict(enumerate(m.mate))
+            cost = sum(c.encode(u, v) for u, v in mate.items() if u < v)
+            bound2 = m.dual() + 2 * sum(c.z[k] for k in self.odd)
+            if 2 * cost == bound2:
+                return mate, Proof(True, 0, c.radix(0), len(self.edges), self.widenings, "sparse graph, LP duals")
+            again = [k for k in self.odd if c.z[k] and self._crossings(m.mate, k) > 1]
+            if not again:
+                gap = cost - (bound2 + 1) // 2
+                return mate, Proof(False, gap, c.radix(gap), len(self.edges), self.widenings, "sparse graph")
+            for k in again:
+                c.z[k] = 0
+            self._prefix_sums()
+            self.edges = {e: c.reduced(*e) for e in self.edges}
+
+    def _settle(self) -> tuple[Matcher, list[tuple[int, int, int]]] | None:
+        """Solve G' and widen it by the pairs of G whose dual constraint fails, until none does (no
+        violations returned) or the rounds run out (the last violations); ``None`` when G has no perfect
+        matching. Each round solves afresh from the closed-form start: repairing the previous duals
+        pair by pair frees many players and makes the search rebuild large blossoms over and over."""
+        reach: dict[int, int] = {}
+        bad: list[tuple[int, int, int]] = []
+        for attempt in range(_ROUNDS):
+            m = self._matcher()
+            stuck = m.run()
+            while stuck:
+                if not self._widen_rows(m, stuck, reach):
+                    return None
+                stuck = m.run()
+            bad = self._check(m, m.p)
+            if not bad:
+                break
+            self.widenings += 1
+            if self.progress:
+                self.progress(f"widening the candidate graph ({attempt + 1}): {len(bad)} pairs")
+            for _, i, j in bad:
+                self._add(i, j)
+        return m, bad
 
     # -- certificate -----------------------------------------------------------------------------------
 
-    def _slack2(self, sol: _Solution, i: int, j: int) -> int:
-        """2 c'_ij - D_i - D_j + 2 z(blossoms holding both): must be >= 0."""
-        s = 2 * self.c.reduced(i, j) - sol.potential[i] - sol.potential[j]
-        if sol.blossoms and sol.block_of.get(i) is not None and sol.block_of.get(i) == sol.block_of.get(j):
-            s += 2 * sum(z for leaves, z in sol.blossoms if i in leaves and j in leaves)
-        return s
-
-    def _check(self, sol: _Solution) -> list[tuple[int, int]]:
-        """Pairs of G whose dual constraint fails (empty: the duals are feasible for all of G)."""
+    def _check(self, m: Matcher, d: Sequence[int]) -> list[tuple[int, int, int]]:
+        """Pairs of G whose dual constraint fails for the potentials ``d`` and the blossoms of ``m``, as
+        (2 c' - D_i - D_j + Z_ij, i, j), most violated first (empty: the duals are feasible for all of G).
+        Every pair is covered: each test below either checks a pair exactly or shows with a lower bound of
+        its cost (and of Z_ij >= 0) that it cannot fail."""
         c = self.c
-        bad: list[tuple[int, int]] = []
+        bad: list[tuple[int, int, int]] = []
+        nest = Nesting(m) if m.nested() else None
+        shared: Callable[[int, int], int] = nest if nest is not None else lambda i, j: 0
 
         def exact(i: int, j: int) -> None:
-            i, j = _key(i, j)
-            if c.allowed(i, j) and self._slack2(sol, i, j) < 0:
-                bad.append((i, j))
-                if len(bad) >= _MAX_VIOLATIONS:
-                    raise _Enough
+            if c.allowed(i, j):
+                s = 2 * c.reduced(i, j) - d[i] - d[j]
+                if s < 0:
+                    s += shared(i, j)
+                    if s < 0:
+                        bad.append((s, i, j))
+                        if len(bad) >= _MAX_VIOLATIONS:
+                            raise _Enough
 
         with contextlib.suppress(_Enough):
-            self._check_all(sol, exact)
+            for g in range(c.groups):
+                self._check_group(g, m, d, nest, exact)
+            top = [max(d[v] for v in mem) for mem in c.members]
+            for g in range(c.groups - 1):
+                self._check_adjacent(g, d, exact)
+                for h in range(g + 2, c.groups):
+                    bound = 2 * (c.mult[2] * c.t3[g][h] - (c.zsum[h] - c.zsum[g]))
+                    if top[g] + top[h] > bound:
+                        for i in c.members[g]:
+                            for j in c.members[h]:
+                                if d[i] + d[j] > bound:
+                                    exact(i, j)
+            if c.bye >= 0:
+                last = c.groups
+                for i in range(c.n):
+                    g = c.group[i]
+                    low = c.mult[2] * c.t3[g][last] + c.mult[6] * c.bye_rank[i] - (c.zsum[last] - c.zsum[g])
+                    if d[i] + d[c.bye] > 2 * low:
+                        exact(i, c.bye)
+        bad.sort()
         return bad
 
-    def _check_all(self, sol: _Solution, exact: Callable[[int, int], None]) -> None:
+    def _check_group(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
+                     exact: Callable[[int, int], None]) -> None:
+        """Pairs inside group g. Their cost is at least the pattern's (level 9) plus the seeded draw (level
+        10), exactly that unless a club or rematch level adds to it, and Z_ij is at least the z of a
+        top-level blossom holding both: pairs whose potentials stay below the bound (first without the
+        draws, then with them, then with the exact Z_ij) are fine, the others are checked exactly.
+        Vectorised over rows of the group while the potentials and blossom sums fit 64-bit integers."""
         c = self.c
-        d = sol.potential
-        top = [max(d[v] for v in mem) for mem in c.members]
-        for g, mem in enumerate(c.members):
-            s = len(mem)
-            limit = 2 * c.mult[8]
-            if c.pattern == "random" or s <= 2 * _WINDOW + 8:
-                for p in range(s):
-                    for q in range(p + 1, s):
-                        exact(mem[p], mem[q])
-                continue
+        mem = c.members[g]
+        s = len(mem)
+        pot = [d[v] for v in mem]
+        m9 = 2 * c.mult[8]
+        if max(map(abs, pot)) >= _INT64_SAFE or (nest is not None and not nest.small):
             for p in range(s):
-                i = mem[p]
-                if d[i] + top[g] > limit:  # a large potential: every pair of the group, by its bound
-                    for q in range(s):
-                        if q != p:
-                            a, b = min(p, q), max(p, q)
-                            if d[i] + d[mem[q]] > limit * c.pattern_cost(g, a, b):
-                                exact(i, mem[q])
-                else:  # only the pattern-0 partner can be cheaper than the bound
-                    for q in (p + c.half[g], c.size[g] - 1 - p):
-                        if p < q < s and c.pattern_cost(g, p, q) == 0:
-                            exact(i, mem[q])
-        for g in range(c.groups):
-            for h in range(g + 1, c.groups):
-                if h == g + 1:
-                    self._check_adjacent(sol, g, exact)
-                    continue
-                bound = 2 * (c.mult[2] * c.t3[g][h] - (c.zsum[h] - c.zsum[g]))
-                if top[g] + top[h] > bound:
-                    for i in c.members[g]:
-                        for j in c.members[h]:
-                            if d[i] + d[j] > bound:
-                                exact(i, j)
-        if c.bye >= 0:
-            for i in range(c.n):
-                exact(i, c.bye)
+                for q in range(p + 1, s):
+                    if pot[p] + pot[q] > m9 * c.pattern_cost(g, p, q):
+                        exact(mem[p], mem[q])
+            return
+        potential = np.array(pot, dtype=np.int64)
+        node = np.array(mem, dtype=np.int64)
+        if nest is not None:
+            outer = [m.outermost(v) for v in mem]
+            top = np.array(outer, dtype=np.int64)
+            top_z = np.array([m.z[b] if b >= c.nodes else 0 for b in outer], dtype=np.int64)
+        pos = np.arange(s, dtype=np.int64)
+        rows = max(1, (1 << 20) // max(1, s))
+        last = c.nodes - 1
+        for a in range(0, s - 1, rows):
+            row = pos[a:a + rows, None]
+            col = pos[None, a + 1:]
+            if c.pattern == "slide":
+                pattern = np.abs(col - row - c.half[g])
+            elif c.pattern == "fold":
+                pattern = np.abs(row + col - (c.size[g] - 1))
+            else:
+                pattern = np.zeros((1, 1), dtype=np.int64)
+            excess = potential[a:a + rows, None] + potential[None, a + 1:] - m9 * pattern
+            if nest is not None:
+                excess -= np.where(top[a:a + rows, None] == top[None, a + 1:], top_z[a:a + rows, None], 0)
+            r, k = np.nonzero((excess > 0) & (col > row))
+            if not r.size:
+                continue
+            i, j = node[a + r], node[a + 1 + k]
+            over = excess[r, k] - 2 * c.draws[i * last - i * (i - 1) // 2 + (j - i - 1)].astype(np.int64)
+            if nest is not None:
+                near = over > 0
+                i, j = i[near], j[near]
+                inner = nest.many(i, j) - np.where(top[a + r[near]] == top[a + 1 + k[near]], top_z[a + r[near]], 0)
+                over = over[near] - inner
+            near = over > 0
+            for x, y in zip(i[near].tolist(), j[near].tolist()):
+                exact(x, y)
 
-    def _check_adjacent(self, sol: _Solution, g: int, exact: Callable[[int, int], None]) -> None:
+    def _check_adjacent(self, g: int, d: Sequence[int], exact: Callable[[int, int], None]) -> None:
+        """Pairs across boundary g: a float costs at least its score, balance and position levels less
+        z_g, so only the upper players of a balance class whose potential reaches that are checked."""
         c = self.c
-        d = sol.potential
         upper, lower = c.members[g], c.members[g + 1]
         by_class: dict[int, list[int]] = defaultdict(list)
         for i in upper:
@@ -661,62 +707,38 @@ class Solver:
                         if d[i] + d[j] > bound:
                             exact(i, j)
 
-    def _bound2(self, sol: _Solution) -> int:
-        """Twice the lower bound that feasible duals prove for every perfect matching of G."""
-        c = self.c
-        total = sum(sol.potential.values()) - sum(z * (len(leaves) - 1) for leaves, z in sol.blossoms)
-        prefix = 0
-        sizes = [len(m) for m in c.members] + ([1] if c.bye >= 0 else [])
-        for k in range(len(sizes) - 1):
-            prefix += sizes[k]
-            if prefix % 2:
-                total += 2 * c.z[k]
-        return total
-
     # -- fallback ---------------------------------------------------------------------------------------
 
-    def _fallback(self, last: _Solution | None) -> tuple[dict[int, int], Proof] | None:
+    def _fallback(self, m: Matcher, bad: list[tuple[int, int, int]]) -> tuple[dict[int, int], Proof] | None:
+        """The widening did not converge. Small fields: the complete graph, exact by construction. Large
+        ones: the pairing optimal on G', and the gap that the duals prove once each violated pair is
+        repaired by lowering one end's potential (a lower potential never breaks another constraint)."""
         from .matching import min_cost_perfect_matching_fast
 
         c = self.c
-
-        def on_the_complete_graph() -> list[tuple[int, int]] | None:
+        if c.nodes <= _COMPLETE:
             for i in range(c.n):
                 for j in range(i + 1, c.nodes):
                     self._add(i, j)
-            return min_cost_perfect_matching_fast(list(range(c.nodes)), compressed(c, self.edges))
-
-        if c.nodes <= _COMPLETE:  # small enough for the complete graph: exact by construction
-            pairs = on_the_complete_graph()
+            pairs = min_cost_perfect_matching_fast(list(range(c.nodes)), compressed(c, self.edges))
             if pairs is None:
                 return None
             return {**dict(pairs), **{v: u for u, v in pairs}}, Proof(
-                True, 0, (0,) * 10, len(self.edges), 0, "complete graph")
-        if self.progress:
-            self.progress(f"solving the candidate graph exactly ({len(self.edges)} edges)")
-        pairs = min_cost_perfect_matching_fast(list(range(c.nodes)), compressed(c, self.edges))
-        if pairs is None:  # G' has no perfect matching: decide on the complete graph
-            pairs = on_the_complete_graph()
-        if pairs is None:
-            return None
-        weights = {_key(u, v): c.encode(*_key(u, v)) for u, v in pairs}
-        mate: dict[int, int] = {}
-        for u, v in pairs:
-            mate[u], mate[v] = v, u
-        cost = sum(weights[_key(u, v)] for u, v in pairs)
-        gap = -1
-        if last is not None:  # repair the duals (lower an end of each violated pair) for a valid bound
-            bad = self._check(last)
-            if len(bad) < _MAX_VIOLATIONS:
-                for i, j in bad:
-                    s = self._slack2(last, i, j)
-                    if s < 0:
-                        last.potential[j] += s
-                if not self._check(last):
-                    gap = max(0, cost - self._bound2(last) // 2)
-        if gap < 0:
-            return mate, Proof(False, -1, (), len(self.edges), 0, "candidate graph, no bound")
-        return mate, Proof(gap == 0, gap, c.radix(gap), len(self.edges), 0, "candidate graph")
+                True, 0, (0,) * 10, len(self.edges), self.widenings, "complete graph")
+        mate = dict(enumerate(m.mate))
+        cost = sum(c.encode(u, v) for u, v in mate.items() if u < v)
+        if len(bad) < _MAX_VIOLATIONS:
+            d = list(m.p)
+            nest = Nesting(m)
+            for _, i, j in bad:
+                s = 2 * c.reduced(i, j) - d[i] - d[j] + nest(i, j)
+                if s < 0:
+                    d[j] += s
+            if not self._check(m, d):
+                bound2 = m.dual(d) + 2 * sum(c.z[k] for k in self.odd)
+                gap = max(0, cost - (bound2 + 1) // 2)
+                return mate, Proof(gap == 0, gap, c.radix(gap), len(self.edges), self.widenings, "sparse graph")
+        return mate, Proof(False, -1, (), len(self.edges), self.widenings, "sparse graph, no bound")
 
 
 def compressed(costs: Costs, edges: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
