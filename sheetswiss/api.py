@@ -33,7 +33,7 @@ from .standings import compute_standings, making_cut, top_cut
 from .standings import explain as explain_standing
 from .tiebreaks import number_text
 from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
-from .workbook.parse import cell_text, parse_event, parse_players, parse_settings_tab, parse_signups
+from .workbook.parse import Columns, cell_text, parse_event, parse_players, parse_settings_tab, parse_signups
 from .workbook.parse_heats import parse_heats
 from .workbook.render import (
     copied_tabs,
@@ -572,10 +572,7 @@ def _fill_ratings(target: Backend, ratings: dict[str, float], dry_run: bool, whe
     """Write ``ratings`` into the empty Players.Rating cells of ``target`` (names matched ignoring case)."""
     book = target.read()
     players = parse_players(book)
-    header = [cell_text(v).lower() for v in (book.rows(PLAYERS)[:1] or [()])[0]]
-    if "rating" not in header:
-        raise SheetswissError(f"{PLAYERS}!1: no column headed 'Rating' in row 1; add one to fill ratings into")
-    column = header.index("rating") + 1
+    column = Columns(book, PLAYERS, ["Name", "Rating"], []).index["Rating"] + 1
     by_name = {name.casefold(): value for name, value in ratings.items()}
     filled = [(p, round(by_name[p.name.casefold()])) for p in players
               if p.rating is None and p.name.casefold() in by_name]

@@ -293,10 +293,10 @@ def known_keys(event_format: str | None = None) -> list[str]:
     return sorted(k for k, spec in _BY_KEY.items() if event_format is None or event_format in spec.formats)
 
 
-def _unknown(key: str, event_format: str) -> str:
-    """What to say about an unknown key: the nearest known spelling, else the event format's keys."""
-    k = key.strip().lower().replace(" ", "_")
-    near = difflib.get_close_matches(k, list(_BY_KEY), n=1)
+def _unknown(key: str, normal: str, event_format: str) -> str:
+    """What to say about an unknown ``key`` (``normal``: as looked up): the nearest known spelling, else
+    the event format's keys."""
+    near = difflib.get_close_matches(normal, list(_BY_KEY), n=1)
     if near:
         return f"unknown setting {key!r}; did you mean {near[0]!r}?"
     return f"unknown setting {key!r}; the settings of a {event_format} event: {', '.join(known_keys(event_format))}"
@@ -393,7 +393,7 @@ def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings") 
     for row, key, text in rows:
         k = key.strip().lower().replace(" ", "_")
         if k not in _BY_KEY:
-            raise UnknownName(f"{tab}!A{row}: {_unknown(key, event_format)}")
+            raise UnknownName(f"{tab}!A{row}: {_unknown(key, k, event_format)}")
         if k in seen:
             raise BadSetting(f"{tab}!A{row}: {k} is set twice (first in row {seen[k]})")
         seen[k] = row
