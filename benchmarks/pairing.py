@@ -4,7 +4,7 @@ beside the swisspair package (a C++ heuristic) on the same states, its pairs cos
 Run: python benchmarks/pairing.py [SIZE ...]   (default sizes: 64 256 1000 2000 8000)
 
 Columns: ``cost`` is the pairing's RULES.md 2.1 level totals that differ in practice (score / float
-balance / who floats / pattern), ``gap`` the proven distance to the optimum (0: proven optimal, ``?``:
+height / float balance / who floats / pattern), ``gap`` the proven distance to the optimum (0: proven optimal, ``?``:
 no bound), ``rem`` the rematches; ``sp`` columns are swisspair's, ``x`` its time over ours.
 """
 
@@ -19,6 +19,7 @@ from dataclasses import replace
 from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import pair_round
 from sheetswiss.pairing.engine import Costs
+from sheetswiss.pairing.levels import BALANCE, HEIGHT, LEVELS, PATTERN, REMATCH, SCORE, WHO_FLOATS
 from sheetswiss.pairing.swiss import _state
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
@@ -43,11 +44,11 @@ def state(size: int, rounds: int = 5, seed: int = 1) -> Event:
 
 
 def totals(event: Event, pairs: list[tuple[str, str | None]]) -> tuple[int, ...]:
-    """The ten level totals of ``pairs`` under RULES.md 2.1 (level 3 scaled to integers)."""
+    """The level totals of ``pairs`` under RULES.md 2.1 (level 3 scaled to integers)."""
     st = _state(event, event.paired_rounds + 1)
     costs = Costs(event, st, st.order, rematches=True)
     position = {name: i for i, name in enumerate(st.order)}
-    out = [0] * 10
+    out = [0] * len(LEVELS)
     for a, b in pairs:
         i, j = position[a], (costs.bye if b is None else position[b])
         for k, v in enumerate(costs.levels(min(i, j), max(i, j))):
@@ -58,7 +59,7 @@ def totals(event: Event, pairs: list[tuple[str, str | None]]) -> tuple[int, ...]
 def swisspair_pairs(event: Event) -> tuple[list[tuple[str, str | None]], float] | None:
     """swisspair's pairing of the next round and its seconds, or ``None`` when it is not installed."""
     try:
-        import swisspair  # type: ignore[import-not-found]
+        import swisspair  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
     st = _state(event, event.paired_rounds + 1)
@@ -78,12 +79,12 @@ def swisspair_pairs(event: Event) -> tuple[list[tuple[str, str | None]], float] 
 
 
 def _cost(levels: tuple[int, ...]) -> str:
-    return f"{levels[2]}/{levels[5]}/{levels[6]}/{levels[8]}"
+    return "/".join(str(levels[k]) for k in (SCORE, HEIGHT, BALANCE, WHO_FLOATS, PATTERN))
 
 
 def main(sizes: list[int]) -> None:
-    print(f"{'players':>8} {'seconds':>8} {'peak MiB':>9} {'cost':>16} {'gap':>4} {'rem':>4} "
-          f"{'sp sec':>7} {'sp cost':>16} {'sp rem':>6} {'x':>6}")
+    print(f"{'players':>8} {'seconds':>8} {'peak MiB':>9} {'cost':>20} {'gap':>4} {'rem':>4} "
+          f"{'sp sec':>7} {'sp cost':>20} {'sp rem':>6} {'x':>6}")
     for size in sizes:
         event = state(size)
         start = time.perf_counter()
@@ -96,16 +97,16 @@ def main(sizes: list[int]) -> None:
         ours = totals(event, [(t.a, t.b) for t in pairing.tables])
         proof = pairing.proof
         gap = "?" if proof is None or proof.gap < 0 else ("0" if proof.proven else "+")
-        line = (f"{size:>8} {seconds:>8.2f} {peak:>9.1f} {_cost(ours):>16} {gap:>4} "
+        line = (f"{size:>8} {seconds:>8.2f} {peak:>9.1f} {_cost(ours):>20} {gap:>4} "
                 f"{len(pairing.rematches):>4}")
         theirs = swisspair_pairs(event)
         if theirs is None:
-            line += f" {'not installed':>39}"
+            line += f" {'not installed':>43}"
         else:
             pairs, sp_seconds = theirs
             levels = totals(event, pairs)
             verdict = "<=" if ours <= levels else ">"
-            line += (f" {sp_seconds:>7.2f} {_cost(levels):>16} {levels[0]:>6} {seconds / sp_seconds:>6.1f}"
+            line += (f" {sp_seconds:>7.2f} {_cost(levels):>20} {levels[REMATCH]:>6} {seconds / sp_seconds:>6.1f}"
                      f"  ours {verdict} theirs")
         print(line, flush=True)
 

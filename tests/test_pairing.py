@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sheetswiss.errors import SheetswissError
 from sheetswiss.model import Event, Player
 from sheetswiss.pairing import Pairing, check_pairing, pair_round
+from sheetswiss.pairing.levels import BALANCE, HEIGHT, RANDOM, SCORE
 from sheetswiss.pairing.swiss import _edge_levels, _solve, _State, _state
 from sheetswiss.settings import Settings
 
@@ -20,7 +21,7 @@ from .helpers import add_round, make_event, play, random_results
 
 
 def test_rules_2_5_worked_example() -> None:
-    """RULES.md 2.5: A-C, B-D, E-F, G-H; score cost 2, float cost 6."""
+    """RULES.md 2.5: A-C, B-D, E-F, G-H; score cost 2, float height 3, float cost 6."""
     names = "ABCDEFGH"
     scores = dict(zip(names, map(Fraction, (4, 4, 4, 3, 3, 2, 2, 2))))
     group = dict(zip(names, (0, 0, 0, 1, 1, 2, 2, 2)))
@@ -31,8 +32,27 @@ def test_rules_2_5_worked_example() -> None:
     assert solved is not None
     matching, levels, _ = solved
     assert [names[i] + names[j] for i, j in matching] == ["AC", "BD", "EF", "GH"]
-    assert sum(levels[e][2] for e in matching) == 2
-    assert sum(levels[e][5] for e in matching) == 6
+    assert sum(levels[e][SCORE] for e in matching) == 2
+    assert sum(levels[e][HEIGHT] for e in matching) == 3
+    assert sum(levels[e][BALANCE] for e in matching) == 6
+
+
+def test_the_leaders_meet_when_they_may() -> None:
+    """RULES.md 2.5's second example, from a played event: A and B alone on 2 wins and not met, C and D on
+    1 win have met. "A-B, C and D float down" and "A and B float down to C and D" both cost 2 at the score
+    level; the float height (level 4) keeps the floats low: A-B, C-F, D-E."""
+    played = [(1, "A", "E", "1-0"), (1, "B", "F", "1-0"), (1, "C", "D", "1-0"),
+              (2, "A", "C", "1-0"), (2, "B", "E", "1-0"), (2, "D", "F", "1-0")]
+    event = make_event("ABCDEF", played)
+    pairing = pair_round(event)
+    assert [(t.a, t.b) for t in pairing.tables] == [("A", "B"), ("C", "F"), ("D", "E")]
+    assert [t.cost[SCORE] for t in pairing.tables] == [0, 1, 1]
+    assert [t.cost[HEIGHT] for t in pairing.tables] == [0, 1, 1]
+    state = _state(event, 3)
+    leaders_float = [_edge_levels(event, state, 0, 3, False), _edge_levels(event, state, 1, 2, False)]
+    assert [lv[SCORE] for lv in leaders_float] == [1, 1]  # the same score cost as C-F and D-E
+    assert [lv[HEIGHT] for lv in leaders_float] == [2, 2]  # but each float crosses the top boundary
+    assert pairing.proof is not None and pairing.proof.proven
 
 
 def test_the_float_goes_to_the_balance_nearest_zero() -> None:
@@ -45,7 +65,7 @@ def test_the_float_goes_to_the_balance_nearest_zero() -> None:
     solved = _solve(make_event(names), state, frozenset(names), rematches=False)
     assert solved is not None
     assert sorted(names[i] + names[j] for i, j in solved[0]) == ["AC", "BD"]
-    levels = [_edge_levels(make_event(names), state, 0, j, False)[5] for j in (1, 2, 3)]
+    levels = [_edge_levels(make_event(names), state, 0, j, False)[BALANCE] for j in (1, 2, 3)]
     # balances run 0..+2: A down costs 1 + 2(2 - 0), B up 1 + 2(2 - 0), C and D up 1 each
     assert levels == [10, 6, 6]  # B costs 4 more than C; C and D tie and position decides
 
@@ -213,4 +233,4 @@ def test_matching_cost_equals_brute_force(case: tuple[Event, int], seed: int) ->
         got = tuple(sum(col) for col in zip(*(t.cost for t in pairing.tables)))
         best = _min_matching(before, state, rematches=False)
         assert best is not None
-        assert got[:9] == best[:9]  # level 10, the seeded random, is drawn by the solver itself
+        assert got[:RANDOM] == best[:RANDOM]  # level 11, the seeded random, is drawn by the solver itself

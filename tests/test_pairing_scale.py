@@ -18,6 +18,7 @@ from sheetswiss.model import Event, Player
 from sheetswiss.pairing import engine, pair_round
 from sheetswiss.pairing.blossom import Matcher, Nesting
 from sheetswiss.pairing.engine import Costs, Solver, edge_draws
+from sheetswiss.pairing.levels import RANDOM, SCORE
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
 from sheetswiss.pairing.swiss import _edge_levels, _solve, _state
 from sheetswiss.settings import Settings
@@ -25,7 +26,7 @@ from sheetswiss.settings import Settings
 from .helpers import add_round, random_results
 
 
-def test_level_10_draws_are_the_rules_stream() -> None:
+def test_level_11_draws_are_the_rules_stream() -> None:
     """RULES.md 2.11: one randrange(65536) per pair in canonical order, from the seeded stream."""
     rng = random.Random("12:edges:4")
     assert edge_draws(12, 4, 3000).tolist() == [rng.randrange(65536) for _ in range(3000)]
@@ -126,7 +127,7 @@ def test_fast_levels_equal_the_reference_levels(n: int, rounds: int, seed: int) 
         i, j = min(i, j), max(i, j)
         expected = _edge_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
         got = costs.levels(i, j)
-        assert [v * (costs.scale3 if k == 2 else 1) for k, v in enumerate(expected[:9])] == got[:9]
+        assert [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])] == got[:RANDOM]
 
 
 def test_pairing_reports_its_proof() -> None:

@@ -18,6 +18,7 @@ from sheetswiss.history import history, side_bias, sides_played
 from sheetswiss.model import Event
 from sheetswiss.pairing import check_pairing, pair_round
 from sheetswiss.pairing.engine import Costs
+from sheetswiss.pairing.levels import CLUB, COLOUR_HARD, RANDOM, SCORE
 from sheetswiss.pairing.matching import min_cost_perfect_matching
 from sheetswiss.pairing.swiss import _edge_levels, _orient, _solve, _State, _state, colour_ok, side_cost
 from sheetswiss.settings import Settings, parse_settings
@@ -64,7 +65,7 @@ def four_players(played: frozenset[tuple[str, str]] = frozenset()) -> tuple[Even
 
 def test_rules_3_four_player_example() -> None:
     event, state = four_players()
-    level3 = {x + y: _edge_levels(event, state, "ABCD".index(x), "ABCD".index(y), False)[2]
+    level3 = {x + y: _edge_levels(event, state, "ABCD".index(x), "ABCD".index(y), False)[SCORE]
               for x, y in ("AB", "CD", "AC", "BD")}
     assert level3["AB"] + level3["CD"] == 128
     assert level3["AC"] + level3["BD"] == 2
@@ -72,7 +73,7 @@ def test_rules_3_four_player_example() -> None:
     assert solved is not None
     matching, levels, proof = solved
     assert ["ABCD"[i] + "ABCD"[j] for i, j in matching] == ["AC", "BD"]
-    assert sum(levels[e][2] for e in matching) == 2 and proof.proven
+    assert sum(levels[e][SCORE] for e in matching) == 2 and proof.proven
     assert _orient(event, state, "A", "C", 1)[:2] == ("C", "A")   # C and D take side 1
     assert _orient(event, state, "B", "D", 2)[:2] == ("D", "B")
 
@@ -80,11 +81,11 @@ def test_rules_3_four_player_example() -> None:
 def test_a_played_assignment_is_gone() -> None:
     """RULES.md 3: A already played side 2 against C, so "C side 1" is gone and A-C costs 1 + 64."""
     event, state = four_players(frozenset({("C", "A")}))
-    assert _edge_levels(event, state, 0, 2, False)[2] == 65
+    assert _edge_levels(event, state, 0, 2, False)[SCORE] == 65
     assert _orient(event, state, "A", "C", 1)[0] == "A"
     assert "the only side assignment left" in _orient(event, state, "A", "C", 1)[2]
     costs = Costs(event, state, "ABCD", rematches=False)
-    assert costs.levels(0, 2)[2] == 65 * costs.scale3
+    assert costs.levels(0, 2)[SCORE] == 65 * costs.scale3
 
 
 def test_engine_costs_agree_on_the_examples() -> None:
@@ -96,8 +97,8 @@ def test_engine_costs_agree_on_the_examples() -> None:
         for i in range(4):
             for j in range(i + 1, 4):
                 expected = _edge_levels(event, state, i, j, j in costs.met[i])
-                scaled = [v * (costs.scale3 if k == 2 else 1) for k, v in enumerate(expected[:9])]
-                assert scaled == costs.levels(i, j)[:9]
+                scaled = [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])]
+                assert scaled == costs.levels(i, j)[:RANDOM]
 
 
 def _reference_cost(event: Event, rematches: bool) -> int | None:
@@ -117,7 +118,8 @@ def _agree(event: Event, rng: random.Random) -> None:
     for _ in range(150):
         i, j = sorted(rng.sample(range(costs.nodes), 2))
         expected = _edge_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
-        assert [v * (costs.scale3 if k == 2 else 1) for k, v in enumerate(expected[:9])] == costs.levels(i, j)[:9]
+        scaled = [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])]
+        assert scaled == costs.levels(i, j)[:RANDOM]
     solved = _solve(event, state, pool, False)
     best = _reference_cost(event, False)
     assert (solved is None) == (best is None)
@@ -189,19 +191,19 @@ def test_single_sided_is_deterministic_for_a_seed() -> None:
 
 
 def _best_above_colour(event: Event, hard_colour_allowed: bool) -> int | None:
-    """The least cost of levels 1-4 (rematch, club, score, club) over the round's pairings, with or
-    without pairs that break a hard colour limit."""
+    """The least cost of levels 1-5 (rematch, club, score, float height, club) over the round's pairings,
+    with or without pairs that break a hard colour limit."""
     state = _state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or state.order, rematches=False)
-    edges = {(i, j): costs.encode(i, j) // costs.mult[3] for i in range(costs.n) for j in range(i + 1, costs.nodes)
-             if costs.allowed(i, j) and (hard_colour_allowed or costs.levels(i, j)[4] == 0)}
+    edges = {(i, j): costs.encode(i, j) // costs.mult[CLUB] for i in range(costs.n) for j in range(i + 1, costs.nodes)
+             if costs.allowed(i, j) and (hard_colour_allowed or costs.levels(i, j)[COLOUR_HARD] == 0)}
     found = min_cost_perfect_matching(list(range(costs.nodes)), edges)
     return None if found is None else sum(edges[e] for e in found)
 
 
 def test_colours_keep_the_hard_limits_unless_score_groups_forbid() -> None:
-    """RULES.md 2.10: the hard limits are level 5, below score (level 3): a pair breaks them only when
-    every pairing that keeps them costs more above level 5."""
+    """RULES.md 2.10: the hard limits are level 6, below score (level 3): a pair breaks them only when
+    every pairing that keeps them costs more above level 6."""
     breaks = 0
     for n, seed in ((20, 1), (31, 2), (64, 3)):
         names = [f"p{i:02d}" for i in range(n)]
@@ -211,7 +213,7 @@ def test_colours_keep_the_hard_limits_unless_score_groups_forbid() -> None:
             recs = history(event)
             pairing = pair_round(event)
             assert check_pairing(event, pairing) == []
-            broken = [t for t in pairing.tables if t.b is not None and t.cost[4]]
+            broken = [t for t in pairing.tables if t.b is not None and t.cost[COLOUR_HARD]]
             for t in pairing.tables:
                 if t.b is not None and t not in broken:
                     assert colour_ok(sides_played(recs[t.a]), 1) and colour_ok(sides_played(recs[t.b]), 2)

@@ -6,7 +6,8 @@ it finds is the minimum over all of G, by linear-programming duality:
 
 * **Odd score groups.** For every prefix S_k of score groups (groups 0..k, the bye node below the last)
   with an odd number of nodes, every perfect matching has an edge leaving S_k. A dual ``z_k >= 0`` (the
-  least cost of a single float across boundary k: score, balance and position of its cheapest ends) is
+  least cost of a single float across boundary k: score, height, balance and position of its cheapest
+  ends; the height level is a sum over the boundaries a pair crosses, so each boundary's z_k carries its own) is
   subtracted from every pair crossing it: on these reduced costs ``c'`` a float costs about as little as
   a pair inside a group, so the search below stays local.
 * **Candidate graph.** G' holds, inside each group, every player's partners near its ideal position
@@ -65,7 +66,26 @@ from typing import TYPE_CHECKING, final
 import numpy as np
 
 from .blossom import Matcher, Nesting
-from .levels import colour_ok, due_colour, float_cost, side_cost, triangle
+from .levels import (
+    BALANCE,
+    CLUB,
+    CLUB_FIRST,
+    COLOUR_HARD,
+    COLOUR_PREF,
+    HEIGHT,
+    LEVELS,
+    PATTERN,
+    RANDOM,
+    REMATCH,
+    SCORE,
+    WHO_FLOATS,
+    colour_ok,
+    due_colour,
+    float_cost,
+    float_height,
+    side_cost,
+    triangle,
+)
 
 if TYPE_CHECKING:
     from ..model import Event
@@ -120,7 +140,7 @@ class Proof:
 
 
 def edge_draws(seed: int, round_: int, count: int) -> np.ndarray:
-    """The first ``count`` level-10 draws of RULES.md 2.11, as ``random.Random(f"{seed}:edges:{round}")
+    """The first ``count`` level-11 draws of RULES.md 2.11, as ``random.Random(f"{seed}:edges:{round}")
     .randrange(65536)`` gives them, one per pair in canonical order, as a uint16 array.
 
     ``randrange(65536)`` takes 17 bits of a 32-bit Mersenne Twister word (``word >> 15``) and draws again
@@ -149,7 +169,7 @@ def edge_draws(seed: int, round_: int, count: int) -> np.ndarray:
 
 
 class Costs:
-    """Every edge's ten level costs as integers, computed from per-player arrays in O(1) per edge.
+    """Every edge's eleven level costs as integers, computed from per-player arrays in O(1) per edge.
 
     Level 3 is scaled by ``scale3`` (score distances can be halves); all other levels are integers
     already. :meth:`encode` is RULES.md 2.1's single integer with multipliers bounded over the whole
@@ -180,9 +200,9 @@ class Costs:
         rule = settings.avoid_same_club
         self.club_level = -1
         if rule != "no" and state.round == 1:
-            self.club_level = 1
+            self.club_level = CLUB_FIRST
         elif rule == "always":
-            self.club_level = 3
+            self.club_level = CLUB
         self.club = clubs
         # two edges per pair: sides (RULES.md 3) or colours (2.10); the pair costs the cheaper one
         self.mode = "sides" if settings.sides == "single" else \
@@ -229,6 +249,8 @@ class Costs:
 
         span = self.groups + n % 2
         t3 = [[triangle(distance(a, b)) for b in range(span)] for a in range(span)]
+        self.height = [float_height(0, g, span) for g in range(span)]
+        """Level 4 of a pair from group 0 down to each group: a pair g < h costs height[h] - height[g]."""
         self.scale3 = math.lcm(1, *(v.denominator for row in t3 for v in row),
                                *(v.denominator for v in side_values.values()))
         self.t3 = [[int(v * self.scale3) for v in row] for row in t3]
@@ -240,14 +262,15 @@ class Costs:
             self.bye_rank = [random.Random(f"{settings.seed}:bye:{state.round}:{x}").randrange(n)
                              for x in state.order]
         # multipliers, from each level's largest value over the complete graph (RULES.md 2.1)
-        most = [int(rematches), int(self.club_level == 1),
+        most = [int(rematches), int(self.club_level == CLUB_FIRST),
                 max((max(r) for r in self.t3), default=0) + max(self.side.values(), default=0),
-                int(self.club_level == 3), colours, max(self.down, default=0) + max(self.up, default=0),
+                self.height[-1], int(self.club_level == CLUB), colours,
+                max(self.down, default=0) + max(self.up, default=0),
                 max([n, *map(len, self.members)]), colours,
                 max(map(len, self.members), default=0) + 1, 65535]
         pairs = self.nodes // 2
-        self.mult = [1] * 10
-        for k in range(8, -1, -1):
+        self.mult = [1] * len(LEVELS)
+        for k in range(len(LEVELS) - 2, -1, -1):
             self.mult[k] = self.mult[k + 1] * (1 + pairs * most[k + 1])
         self.draws = edge_draws(settings.seed, state.round, self.nodes * (self.nodes - 1) // 2)
         # boundary duals z_k (RULES.md 2.5 floats), set by Solver
@@ -255,12 +278,12 @@ class Costs:
         self.zsum = [0] * (span + 1)
 
     def draw(self, i: int, j: int) -> int:
-        """Level 10 of the pair of positions ``i < j`` (canonical index, RULES.md 2.11)."""
+        """Level 11 of the pair of positions ``i < j`` (canonical index, RULES.md 2.11)."""
         m = self.nodes
         return int(self.draws[i * (m - 1) - i * (i - 1) // 2 + (j - i - 1)])
 
     def pattern_cost(self, g: int, p: int, q: int) -> int:
-        """Level 9 of positions ``p < q`` of group ``g``."""
+        """Level 10 of positions ``p < q`` of group ``g``."""
         if self.pattern == "slide":
             return abs((q - p) - self.half[g])
         if self.pattern == "fold":
@@ -268,29 +291,31 @@ class Costs:
         return 0
 
     def levels(self, i: int, j: int) -> list[int]:
-        """The ten level costs of positions ``i < j`` (``j`` may be the bye), level 3 scaled."""
-        c = [0] * 10
-        c[9] = self.draw(i, j)
+        """The eleven level costs of positions ``i < j`` (``j`` may be the bye), level 3 scaled."""
+        c = [0] * len(LEVELS)
+        c[RANDOM] = self.draw(i, j)
         if j == self.bye:
-            c[2] = self.t3[self.group[i]][self.groups]
-            c[6] = self.bye_rank[i]
+            c[SCORE] = self.t3[self.group[i]][self.groups]
+            c[HEIGHT] = self.height[self.groups] - self.height[self.group[i]]
+            c[WHO_FLOATS] = self.bye_rank[i]
             return c
         gi, gj = self.group[i], self.group[j]
-        c[0] = int(j in self.met[i])
+        c[REMATCH] = int(j in self.met[i])
         if self.club_level >= 0 and self.club[i] and self.club[i] == self.club[j]:
             c[self.club_level] = 1
-        c[2] = self.t3[gi][gj]
+        c[SCORE] = self.t3[gi][gj]
         if gi != gj:
-            c[5] = self.down[i] + self.up[j]
-            c[6] = self.gpos[j]
+            c[HEIGHT] = self.height[gj] - self.height[gi]
+            c[BALANCE] = self.down[i] + self.up[j]
+            c[WHO_FLOATS] = self.gpos[j]
         else:
-            c[8] = self.pattern_cost(gi, self.gpos[i], self.gpos[j])
+            c[PATTERN] = self.pattern_cost(gi, self.gpos[i], self.gpos[j])
         if self.mode == "sides":  # the cheaper assignment still allowed; both when the pair is spent
-            spent = c[0] == 1
-            c[2] += min(self.side[self.bias[f], self.bias[s]] for f, s in ((i, j), (j, i))
+            spent = c[REMATCH] == 1
+            c[SCORE] += min(self.side[self.bias[f], self.bias[s]] for f, s in ((i, j), (j, i))
                         if spent or s not in self.first[f])
         elif self.mode == "colours":
-            c[4], c[7] = min((int(not (self.white_ok[w] and self.black_ok[b])),
+            c[COLOUR_HARD], c[COLOUR_PREF] = min((int(not (self.white_ok[w] and self.black_ok[b])),
                               int(self.due[w] == 2 or self.due[b] == 1)) for w, b in ((i, j), (j, i)))
         return c
 
@@ -352,7 +377,8 @@ class Solver:
 
     def _boundaries(self) -> None:
         """z_k for each odd prefix S_k: the cheapest single float across boundary k (RULES.md 2.5: score,
-        the lowest down-float balance cost above, the cheapest balance class leader below and its position),
+        the boundary's height, the lowest down-float balance cost above, the cheapest balance class leader
+        below and its position),
         or the cheapest bye without its draw (2.4) for the bye boundary. Every crossing pair costs at least
         that, so the reduced costs of single floats stay >= 0."""
         c = self.c
@@ -370,7 +396,8 @@ class Solver:
                 continue
             upper, lower = c.members[k], c.members[k + 1]
             down = min(c.down[i] for i in upper)
-            c.z[k] = min(c.mult[2] * c.t3[k][k + 1] + c.mult[5] * (down + c.up[j]) + c.mult[6] * c.gpos[j]
+            single = c.mult[SCORE] * c.t3[k][k + 1] + c.mult[HEIGHT] * (c.height[k + 1] - c.height[k])
+            c.z[k] = min(single + c.mult[BALANCE] * (down + c.up[j]) + c.mult[WHO_FLOATS] * c.gpos[j]
                          for j in _class_leaders(lower, c.up, 1))
         self._prefix_sums()
 
@@ -502,7 +529,7 @@ class Solver:
                 q = p + c.half[g] if c.pattern == "slide" else c.size[g] - 1 - p
                 if p < q < s and mem[p] not in mate and mem[q] not in mate and (mem[p], mem[q]) in self.edges:
                     lv = c.levels(mem[p], mem[q])
-                    if not any(lv[:8]):
+                    if not any(lv[:PATTERN]):
                         mate[mem[p]] = mem[q]
                         mate[mem[q]] = mem[p]
         return mate
@@ -620,7 +647,8 @@ class Solver:
             for g in range(c.groups - 1):
                 self._check_adjacent(g, d, exact)
                 for h in range(g + 2, c.groups):
-                    bound = 2 * (c.mult[2] * c.t3[g][h] - (c.zsum[h] - c.zsum[g]))
+                    bound = 2 * (c.mult[SCORE] * c.t3[g][h] + c.mult[HEIGHT] * (c.height[h] - c.height[g])
+                                 - (c.zsum[h] - c.zsum[g]))
                     if top[g] + top[h] > bound:
                         for i in c.members[g]:
                             for j in c.members[h]:
@@ -630,7 +658,8 @@ class Solver:
                 last = c.groups
                 for i in range(c.n):
                     g = c.group[i]
-                    low = c.mult[2] * c.t3[g][last] + c.mult[6] * c.bye_rank[i] - (c.zsum[last] - c.zsum[g])
+                    low = (c.mult[SCORE] * c.t3[g][last] + c.mult[HEIGHT] * (c.height[last] - c.height[g])
+                           + c.mult[WHO_FLOATS] * c.bye_rank[i] - (c.zsum[last] - c.zsum[g]))
                     if d[i] + d[c.bye] > 2 * low:
                         exact(i, c.bye)
         bad.sort()
@@ -638,8 +667,8 @@ class Solver:
 
     def _check_group(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
                      exact: Callable[[int, int], None]) -> None:
-        """Pairs inside group g. Their cost is at least the pattern's (level 9) plus the seeded draw (level
-        10), exactly that unless a club or rematch level adds to it, and Z_ij is at least the z of a
+        """Pairs inside group g. Their cost is at least the pattern's (level 10) plus the seeded draw (level
+        11), exactly that unless a club or rematch level adds to it, and Z_ij is at least the z of a
         top-level blossom holding both: pairs whose potentials stay below the bound (first without the
         draws, then with them, then with the exact Z_ij) are fine, the others are checked exactly.
         Vectorised over rows of the group while the potentials and blossom sums fit 64-bit integers."""
@@ -647,7 +676,7 @@ class Solver:
         mem = c.members[g]
         s = len(mem)
         pot = [d[v] for v in mem]
-        m9 = 2 * c.mult[8]
+        m9 = 2 * c.mult[PATTERN]
         if max(map(abs, pot)) >= _INT64_SAFE or (nest is not None and not nest.small):
             for p in range(s):
                 for q in range(p + 1, s):
@@ -690,18 +719,18 @@ class Solver:
                 exact(x, y)
 
     def _check_adjacent(self, g: int, d: Sequence[int], exact: Callable[[int, int], None]) -> None:
-        """Pairs across boundary g: a float costs at least its score, balance and position levels less
-        z_g, so only the upper players of a balance class whose potential reaches that are checked."""
+        """Pairs across boundary g: a float costs at least its score, height, balance and position levels
+        less z_g, so only the upper players of a balance class whose potential reaches that are checked."""
         c = self.c
         upper, lower = c.members[g], c.members[g + 1]
         by_class: dict[int, list[int]] = defaultdict(list)
         for i in upper:
             by_class[c.down[i]].append(i)
         tops = {k: max(d[i] for i in v) for k, v in by_class.items()}
-        base = c.mult[2] * c.t3[g][g + 1] - c.z[g]
+        base = c.mult[SCORE] * c.t3[g][g + 1] + c.mult[HEIGHT] * (c.height[g + 1] - c.height[g]) - c.z[g]
         for j in lower:
             for k, members in by_class.items():
-                bound = 2 * (base + c.mult[5] * (k + c.up[j]) + c.mult[6] * c.gpos[j])
+                bound = 2 * (base + c.mult[BALANCE] * (k + c.up[j]) + c.mult[WHO_FLOATS] * c.gpos[j])
                 if tops[k] + d[j] > bound:
                     for i in members:
                         if d[i] + d[j] > bound:
@@ -724,7 +753,7 @@ class Solver:
             if pairs is None:
                 return None
             return {**dict(pairs), **{v: u for u, v in pairs}}, Proof(
-                True, 0, (0,) * 10, len(self.edges), self.widenings, "complete graph")
+                True, 0, (0,) * len(LEVELS), len(self.edges), self.widenings, "complete graph")
         mate = dict(enumerate(m.mate))
         cost = sum(c.encode(u, v) for u, v in mate.items() if u < v)
         if len(bad) < _MAX_VIOLATIONS:
@@ -748,7 +777,7 @@ def compressed(costs: Costs, edges: Iterable[tuple[int, int]]) -> dict[tuple[int
     far smaller than the encoding valid for the whole complete graph.
     """
     levels = {e: costs.levels(*e) for e in edges}
-    width = 10
+    width = len(LEVELS)
     most: list[dict[int, int]] = [defaultdict(int) for _ in range(width)]
     for (i, j), lv in levels.items():
         for k in range(width):
@@ -787,10 +816,10 @@ def _complete(costs: Costs) -> tuple[list[tuple[int, int]], Costs, Proof] | None
     pairs = min_cost_perfect_matching_fast(list(range(costs.nodes)), compressed(costs, edges))
     if pairs is None:
         return None
-    return sorted(pairs), costs, Proof(True, 0, (0,) * 10, len(edges), 0, "complete graph")
+    return sorted(pairs), costs, Proof(True, 0, (0,) * len(LEVELS), len(edges), 0, "complete graph")
 
 
 def fractions(costs: Costs, i: int, j: int) -> list[Fraction]:
     """The level costs of ``i < j`` as RULES.md states them (level 3 unscaled)."""
     lv: Sequence[int] = costs.levels(i, j)
-    return [Fraction(v, costs.scale3) if k == 2 else Fraction(v) for k, v in enumerate(lv)]
+    return [Fraction(v, costs.scale3) if k == SCORE else Fraction(v) for k, v in enumerate(lv)]

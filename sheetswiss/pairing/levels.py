@@ -1,5 +1,6 @@
 """The per-pair cost rules of RULES.md 2 and 3, shared by the reference edge costs (:mod:`.swiss`) and
-the engine's integer costs (:mod:`.engine`): score distance, side cost, colours, float balance.
+the engine's integer costs (:mod:`.engine`): the cost levels, score distance, float height, side cost,
+colours, float balance.
 """
 
 from __future__ import annotations
@@ -10,7 +11,17 @@ from typing import Literal
 
 from ..settings import Settings
 
-__all__ = ["colour_ok", "due_colour", "float_cost", "side_cost", "triangle"]
+__all__ = ["BALANCE", "CLUB", "CLUB_FIRST", "COLOUR_HARD", "COLOUR_PREF", "HEIGHT", "LEVELS", "PATTERN", "RANDOM",
+           "REMATCH", "SCORE", "WHO_FLOATS", "colour_ok", "due_colour", "float_cost", "float_height", "side_cost",
+           "triangle"]
+
+LEVELS = ("rematch", "club r1", "score", "float height", "club", "colour hard", "float balance", "who floats",
+          "colour pref", "pattern", "random")
+"""The eleven cost levels of RULES.md 2.1, most significant first."""
+
+(REMATCH, CLUB_FIRST, SCORE, HEIGHT, CLUB, COLOUR_HARD, BALANCE, WHO_FLOATS, COLOUR_PREF, PATTERN,
+ RANDOM) = range(len(LEVELS))
+"""Each level's index in a cost vector (RULES.md 2.1's level k is index k - 1)."""
 
 
 def triangle(d: Fraction) -> Fraction:
@@ -20,6 +31,24 @@ def triangle(d: Fraction) -> Fraction:
     [0, 1, 3, 6, 10]
     """
     return d * (d + 1) / 2
+
+
+def float_height(upper: int, lower: int, span: int) -> int:
+    """Level 4 (float height, RULES.md 2.5) of a pair between score groups ``upper <= lower``, where ``span``
+    counts the groups and the bye's group G (one below the last, when the field is odd).
+
+    Boundary k lies between groups k and k + 1; a pair crosses boundaries ``upper`` to ``lower - 1``, and each
+    costs the number of groups below it, ``span - 1 - k``: among pairings of equal score cost the floats stay
+    as low in the field as they can, so the leaders meet when they may. In a field of three groups, two
+    floats from the top group cost 2 + 2 and two from the middle one 1 + 1; a double float from the top
+    costs 2 + 1:
+
+    >>> [float_height(0, 1, 3), float_height(1, 2, 3), float_height(0, 2, 3), float_height(1, 1, 3)]
+    [2, 1, 3, 0]
+    """
+    crossed = lower - upper
+    first = span - 1 - upper
+    return crossed * (2 * first - crossed + 1) // 2
 
 
 def side_cost(settings: Settings, bx: int, by: int) -> Fraction:
@@ -71,7 +100,7 @@ def colour_ok(sides: Sequence[int], colour: int) -> bool:
 
 
 def float_cost(balance: int, bound: int, direction: Literal["down", "up"]) -> int:
-    """One player's share of level 6 (float balance, RULES.md 2.5) when floating ``direction``.
+    """One player's share of level 7 (float balance, RULES.md 2.5) when floating ``direction``.
 
     Seed 004 wants every player's float balance (ups minus downs) as close to zero as possible. A float
     changes the sum of squared balances by (f - 1)^2 - f^2 = 1 - 2f for the player going down and

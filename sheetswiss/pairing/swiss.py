@@ -1,9 +1,10 @@
 """Swiss pairing as a minimum-cost perfect matching (RULES.md section 2; seeds 001 and 004).
 
-Players are nodes, allowed pairs are edges, and each edge costs a vector of ten levels compared
+Players are nodes, allowed pairs are edges, and each edge costs a vector of eleven levels compared
 lexicographically (RULES.md 2.1): rematch, club in round 1, score-group distance (plus the side
-cost under ``sides: single``, RULES.md 3), club later, the hard colour limits, float balance, who
-floats or takes the bye, colour preference, the within-group pattern, and a seeded random tie-break.
+cost under ``sides: single``, RULES.md 3), float height (floats as low in the field as they can be),
+club later, the hard colour limits, float balance, who floats or takes the bye, colour preference, the
+within-group pattern, and a seeded random tie-break.
 The vector is encoded as one integer so that the cheapest perfect matching is the lexicographic minimum.
 
 With sides or colours every pair has two edges, one per side assignment (Player A is side 1, White);
@@ -30,14 +31,28 @@ from ..standings import compute_standings
 from ..tiebreaks import chain
 from .engine import Proof, solve_round
 from .engine import fractions as level_fractions
-from .levels import colour_ok, due_colour, float_cost, side_cost, triangle
+from .levels import (
+    BALANCE,
+    CLUB,
+    CLUB_FIRST,
+    COLOUR_HARD,
+    COLOUR_PREF,
+    HEIGHT,
+    LEVELS,
+    PATTERN,
+    REMATCH,
+    SCORE,
+    WHO_FLOATS,
+    colour_ok,
+    due_colour,
+    float_cost,
+    float_height,
+    side_cost,
+    triangle,
+)
 
 __all__ = ["LEVELS", "Pairing", "Table", "check_pairing", "colour_ok", "due_colour", "pair_round", "side_cost",
            "triangle"]
-
-LEVELS = ("rematch", "club r1", "score", "club", "colour hard", "float balance", "who floats",
-          "colour pref", "pattern", "random")
-"""The ten cost levels of RULES.md 2.1, most significant first."""
 
 _BYE = -1
 """The bye node."""
@@ -243,7 +258,7 @@ def _two_sided(settings: Settings) -> str:
 def _assignments(event: Event, state: _State, x: PlayerId, y: PlayerId
                  ) -> list[tuple[tuple[Fraction, int, int], PlayerId, PlayerId]]:
     """The pair's edges still allowed, one per side assignment (side 1 first), each with its costs at
-    levels 3 (side cost), 5 (colour, hard) and 8 (colour preference), cheapest first.
+    levels 3 (side cost), 6 (colour, hard) and 9 (colour preference), cheapest first.
 
     Under ``sides: single`` an assignment already played is gone unless both are (RULES.md 3; then the
     pair is a rematch and both come back in the fallback of 2.3).
@@ -267,46 +282,49 @@ def _assignments(event: Event, state: _State, x: PlayerId, y: PlayerId
 
 
 def _edge_levels(event: Event, state: _State, i: int, j: int, rematch: bool) -> list[Fraction]:
-    """The ten level costs of the edge between ranking positions ``i < j`` (``j`` may be the bye)."""
+    """The eleven level costs of the edge between ranking positions ``i < j`` (``j`` may be the bye)."""
     n = len(state.order)
     x = state.order[i]
     c = [Fraction(0)] * len(LEVELS)
+    bye_group = len(state.group_members)
+    span = bye_group + n % 2  # the groups and the bye's (RULES.md 2.4)
     if j == n:  # the bye edge (RULES.md 2.4)
         lowest = min(state.scores.values())
-        bye_group = len(state.group_members)
-        c[2] = triangle(_distance(event, state, x, lowest - pairing_scale_for(event.settings).win, bye_group))
+        c[SCORE] = triangle(_distance(event, state, x, lowest - pairing_scale_for(event.settings).win, bye_group))
+        c[HEIGHT] = Fraction(float_height(state.group[x], bye_group, span))
         if event.settings.bye_choice == "random_lowest_group":
-            c[6] = Fraction(random.Random(f"{event.settings.seed}:bye:{state.round}:{x}").randrange(n))
+            c[WHO_FLOATS] = Fraction(random.Random(f"{event.settings.seed}:bye:{state.round}:{x}").randrange(n))
         else:
-            c[6] = Fraction(n - 1 - i)
+            c[WHO_FLOATS] = Fraction(n - 1 - i)
         return c
     y = state.order[j]
     gx, gy = state.group[x], state.group[y]
-    c[0] = Fraction(int(rematch))
+    c[REMATCH] = Fraction(int(rematch))
     same_club = bool(state.clubs[x]) and state.clubs[x] == state.clubs[y]
     club_rule = event.settings.avoid_same_club
     if same_club and club_rule != "no" and state.round == 1:
-        c[1] = Fraction(1)
+        c[CLUB_FIRST] = Fraction(1)
     elif same_club and club_rule == "always":
-        c[3] = Fraction(1)
-    c[2] = triangle(_distance(event, state, x, state.scores[y], gy))
+        c[CLUB] = Fraction(1)
+    c[SCORE] = triangle(_distance(event, state, x, state.scores[y], gy))
     if gx != gy:  # x floats down, y floats up (RULES.md 2.5)
         low, high = state.balance_range
-        c[5] = Fraction(float_cost(state.balance.get(x, 0), high, "down")
-                        + float_cost(state.balance.get(y, 0), low, "up"))
-        c[6] = Fraction(state.group_members[gy].index(y))
+        c[HEIGHT] = Fraction(float_height(gx, gy, span))
+        c[BALANCE] = Fraction(float_cost(state.balance.get(x, 0), high, "down")
+                              + float_cost(state.balance.get(y, 0), low, "up"))
+        c[WHO_FLOATS] = Fraction(state.group_members[gy].index(y))
     else:
         members = state.group_members[gx]
         size = len(members) - (1 if n % 2 and gx == len(state.group_members) - 1 else 0)
         pi, pj = members.index(x), members.index(y)
         if event.settings.within_group == "slide":
-            c[8] = Fraction(abs((pj - pi) - math.ceil(size / 2)))
+            c[PATTERN] = Fraction(abs((pj - pi) - math.ceil(size / 2)))
         elif event.settings.within_group == "fold":
-            c[8] = Fraction(abs(pi + pj - (size - 1)))
+            c[PATTERN] = Fraction(abs(pi + pj - (size - 1)))
     if _two_sided(event.settings):  # the cheaper edge of the pair (RULES.md 3, 2.10)
         (extra, hard, pref), _, _ = _assignments(event, state, x, y)[0]
-        c[2] += extra
-        c[4], c[7] = Fraction(hard), Fraction(pref)
+        c[SCORE] += extra
+        c[COLOUR_HARD], c[COLOUR_PREF] = Fraction(hard), Fraction(pref)
     return c
 
 
@@ -375,7 +393,7 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
     for number, (i, j) in enumerate(games, start=1):
         a, b, sides = _orient(event, state, order[i], order[j], number)
         note = "; ".join(x for x in (_float_note(state, order[i], order[j]), sides) if x)
-        if levels[i, j][0]:
+        if levels[i, j][REMATCH]:
             rematches.append((a, b))
             note = (note + "; " if note else "") + "rematch: no pairing avoids every rematch"
         tables.append(Table(number, a, b, tuple(levels[i, j]), note))
