@@ -209,6 +209,7 @@ def _pair_lines(pairing: Pairing, written: str, explain: bool, dry_run: bool) ->
              + (f", bye: {pairing.bye}" if pairing.bye else "")
              + ("; no rematches" if not pairing.rematches else "")]
     lines.extend(pairing.notes)
+    lines.extend(pairing.remarks)
     if pairing.proof is not None:
         lines.append(pairing.proof.text())
     lines.extend(f"  {t.number:>3}  {t.a}  v  {t.b}" for t in games[:10])

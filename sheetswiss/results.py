@@ -123,6 +123,9 @@ class Result:
         m = _GAME_SCORE.fullmatch(s.replace(":", "-"))
         if m:
             g, h, k = int(m[1]), int(m[2]), int(m[3] or 0)
+            if g + h + k == 0:
+                raise SheetswissError(f"cannot read {text!r} as a result: it records no game; type -- for a "
+                                      "double forfeit (both lose) or 1/2 for a draw")
             outcome = Outcome.A_WINS if g > h else Outcome.B_WINS if h > g else Outcome.DRAW
             return cls(ResultKind.GAME, outcome, (g, h, k))
         raise SheetswissError(f"cannot read {text!r} as a result; accepted: {ACCEPTED}")

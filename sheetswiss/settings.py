@@ -32,15 +32,21 @@ def parse_number(text: str) -> Fraction:
         raise ValueError(f"{text!r} is not a number") from None
 
 
-def _choice(*values: str) -> Callable[[str], str]:
-    def parse(text: str) -> str:
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """Reads one of ``values``, case ignored."""
+
+    values: tuple[str, ...]
+
+    def __call__(self, text: str) -> str:
         value = text.strip().lower()
-        if value not in values:
-            raise ValueError(f"{text!r} is not one of: {', '.join(values)}")
+        if value not in self.values:
+            raise ValueError(f"{text!r} is not one of: {', '.join(self.values)}")
         return value
 
-    parse.__doc__ = ", ".join(values)
-    return parse
+
+def _choice(*values: str) -> _Choice:
+    return _Choice(values)
 
 
 def _yes_no(text: str) -> bool:
@@ -140,6 +146,21 @@ class SettingSpec:
     formats: tuple[str, ...] = ("swiss",)
     """The event formats whose template lists it (a GM may still set it in any format)."""
     section: str = ""
+
+    @property
+    def help(self) -> str:
+        """The description, ending with the exact words to type when the setting is a choice and the
+        description does not already show every one of them.
+
+        >>> _BY_KEY["avoid_same_club"].help.endswith("every round (below score). Type: no, first_round or always.")
+        True
+        """
+        if not isinstance(self.parse, _Choice):
+            return self.description
+        values = self.parse.values
+        if all(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", self.description, re.I) for v in values):
+            return self.description
+        return f"{self.description} Type: {', '.join(values[:-1])} or {values[-1]}."
 
 
 POINT_PRESETS = ("armati", "chess", "magic", "hct", "game12", "custom")

@@ -148,6 +148,16 @@ def test_files_that_cannot_be_used(tmp_path: Path) -> None:
     assert code == 0 and "Dry run, nothing written" in out
 
 
+def test_a_mistyped_workbook_name_suggests_the_one_beside_it(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(4), name="convention.xlsx")
+    missing = tmp_path / "convnetion.xlsx"
+    assert one_line_error(missing, "pair", str(missing)) == f"{missing}: no such file; did you mean {path}?"
+    wrong = tmp_path / "convention.xslx"
+    assert one_line_error(wrong, "standings", str(wrong)).endswith(f"; did you mean {path}?")
+    other = tmp_path / "prizes.xlsx"
+    assert one_line_error(other, "pair", str(other)).endswith(f"make one with: sheetswiss new {other}")
+
+
 def test_formula_like_names_stay_text(tmp_path: Path) -> None:
     names = [('=IMPORTXML("http://x")',), ("+Plus",), ("-Minus",), ("@At",)]
     path = new_workbook(tmp_path, names)

@@ -265,6 +265,36 @@ def test_an_excel_saved_workbook_keeps_every_part_the_write_does_not_touch(tmp_p
         ExcelBackend(path).write(Changes(updates=(Update("Results", 2, 6, "x"),)))
 
 
+def test_tabs_repeat_their_header_rows_on_every_printed_page(tmp_path: Path) -> None:
+    """A tab's frozen rows (its title and header) are its print titles: one ``_xlnm.Print_Titles`` per tab,
+    kept beside the GM's own names, replaced (not repeated) on every write, quoted for any tab name."""
+    path = tmp_path / "excel.xlsx"
+    _excel_saved(path)
+    workbook = parts(path)["xl/workbook.xml"].decode().replace(
+        "</definedNames>", '<definedName name="_xlnm.Print_Titles" localSheetId="2">Standings!$1:$5</definedName>'
+        "</definedNames>")
+    with zipfile.ZipFile(path) as z:
+        files = {name: z.read(name) for name in z.namelist()}
+    files["xl/workbook.xml"] = workbook.encode()
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    standings = Tab("Standings", (("Standings",), ("Rank", "Player"), (1, "Ana")), TabFormat(freeze_rows=2))
+    for _ in range(2):
+        ExcelBackend(path).write(Changes(tool_tabs=(standings, Tab("O'Brien list", (("Name",),),
+                                                                   TabFormat(freeze_rows=1)))))
+    wb = openpyxl.load_workbook(path)
+    assert wb["Standings"].print_title_rows == "$1:$2"
+    assert wb["O'Brien list"].print_title_rows == "$1:$1"
+    assert wb["Players"].print_title_rows is None and "Ratings" in wb.defined_names
+    assert parts(path)["xl/workbook.xml"].decode().count("_xlnm.Print_Titles") == 2
+    fresh = tmp_path / "new.xlsx"
+    ExcelBackend(fresh).write(Changes(new_tabs=(Tab("Players", (("Name",),), TabFormat(freeze_rows=1)),
+                                                Tab("Notes", (("x",),)))))
+    wb = openpyxl.load_workbook(fresh)
+    assert wb["Players"].print_title_rows == "$1:$1" and wb["Notes"].print_title_rows is None
+
+
 def test_the_reader_reads_what_openpyxl_reads_from_unusual_xml(tmp_path: Path) -> None:
     """Cells placed by order (no references), CDATA, character references, line ends, rich text with a
     phonetic guide, formula results of every type, a 1904 date system, a duration, a stale dimension."""

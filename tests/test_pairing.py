@@ -96,6 +96,16 @@ def test_round_one_random_is_seeded() -> None:
     assert one != pairs(make_event(names, seed=6))
 
 
+def test_a_random_round_one_is_said_with_its_reason() -> None:
+    unrated = pair_round(make_event([*rated(5), "Newcomer"], seed=7))
+    assert unrated.remarks == ("Round 1 is drawn at random from seed 7 (1 of 6 players have no Rating; with a "
+                               "Rating for everyone, or first_round: rating, the top half meets the bottom half)",)
+    chosen = pair_round(make_event(rated(6), seed=7, first_round="random"))
+    assert chosen.remarks == ("Round 1 is drawn at random from seed 7 (first_round: random)",)
+    assert pair_round(make_event(rated(6), seed=7)).remarks == ()
+    assert unrated.notes == () and chosen.notes == ()
+
+
 def test_same_club_is_kept_apart_in_round_one() -> None:
     players = rated(8, clubs="xyzwxyzw")  # slide would pair P01-P05 (both x), P02-P06 (both y) ...
     result = pairs(make_event(players, avoid_same_club="first_round"))

@@ -273,7 +273,10 @@ def test_unknown_match_system_order_and_wrong_sizes() -> None:
 
 def test_playoff_setting_lists_every_system() -> None:
     (spec,) = [s for s in SPECS if s.key == "playoff"]
-    assert spec.parse.__doc__ == ", ".join(SYSTEMS)
+    assert spec.parse("McIntyre8") == "mcintyre8"
+    assert all(spec.parse(name) == name for name in SYSTEMS)
+    with pytest.raises(ValueError, match="is not one of: " + ", ".join(SYSTEMS)):
+        spec.parse("swiss")
 
 
 # --- properties -------------------------------------------------------------------------------------

@@ -67,3 +67,11 @@ def test_game_based_scales_read_one_nil_as_a_game_score() -> None:
 def test_anything_else_is_an_error_listing_the_accepted_spellings(text: str) -> None:
     with pytest.raises(SheetswissError, match=r"cannot read .* as a result; accepted: 1-0, 0-1"):
         Result.parse(text)
+
+
+@pytest.mark.parametrize("text", ["0-0", "0:0", " 0 - 0 ", "0-0-0"])
+def test_a_score_of_no_games_is_refused_with_what_to_type(text: str) -> None:
+    """RULES.md 1.1: 0-0 means a double forfeit to some and a draw to others; the GM says which."""
+    with pytest.raises(SheetswissError, match=r"it records no game; type -- for a double forfeit .* or 1/2"):
+        Result.parse(text, game_based=True)
+    assert Result.parse("0-0-2").outcome is Outcome.DRAW

@@ -99,7 +99,8 @@ class TabFormat:
     """How a tab looks, in terms every backend can apply."""
 
     freeze_rows: int = 0
-    """Rows kept in view when scrolling (the header and anything above it)."""
+    """Rows kept in view when scrolling (the header and anything above it); an .xlsx file also prints them
+    at the top of every page (the tab's print titles)."""
     widths: tuple[int, ...] = ()
     """Column widths in characters, column A first."""
     bands: tuple[Band, ...] = ()

@@ -12,6 +12,7 @@ broken one.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import tempfile
 import zipfile
@@ -48,7 +49,9 @@ class ExcelBackend:
             raise WorkbookUnavailable(
                 f"{self.path}: macro workbooks (.xlsm) are not supported; save a copy as .xlsx and use that")
         if suffix != ".xlsx":
-            raise WorkbookUnavailable(f"{self.path}: not an .xlsx workbook (sheetswiss reads .xlsx files)")
+            near = _nearest(self.path)
+            raise WorkbookUnavailable(f"{self.path}: not an .xlsx workbook (sheetswiss reads .xlsx files)"
+                                      + (f"; did you mean {near}?" if near else ""))
         if not writing:  # reading a workbook that is open elsewhere is fine; writing it would lose edits
             return
         for lock in (self.path.with_name("~$" + self.path.name),
@@ -64,8 +67,9 @@ class ExcelBackend:
         try:
             yield
         except FileNotFoundError:
-            raise WorkbookUnavailable(
-                f"{self.path}: no such file; make one with: sheetswiss new {self.path}") from None
+            near = _nearest(self.path)
+            raise WorkbookUnavailable(f"{self.path}: no such file; " + (
+                f"did you mean {near}?" if near else f"make one with: sheetswiss new {self.path}")) from None
         except PermissionError:
             raise WorkbookUnavailable(f"{self.path}: permission denied (is it locked or read-only?)") from None
         except (zipfile.BadZipFile, InvalidFileException, PackageError, KeyError, OSError) as e:
@@ -129,3 +133,13 @@ def _set(cell: Cell | MergedCell, value: Value) -> None:
     cell.value = value
     if isinstance(value, str):
         cell.data_type = "s"  # text, never a formula: a name like "=IMPORTXML(...)" stays a name
+
+
+def _nearest(path: Path) -> Path | None:
+    """The workbook beside ``path`` whose name is closest to its name (a typo's likely target), if any."""
+    try:
+        stems = {p.stem: p.name for p in path.parent.iterdir() if p.suffix.lower() == ".xlsx" and p.is_file()}
+    except OSError:
+        return None
+    near = difflib.get_close_matches(path.stem, list(stems), n=1, cutoff=0.6)
+    return path.with_name(stems[near[0]]) if near else None

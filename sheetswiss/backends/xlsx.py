@@ -1021,6 +1021,29 @@ class Package:
                 del self._parts[rels]
                 del self._names[rels.lower()]
         self._set(entry.part, _sheet_xml(tab, self._styles, self._epoch, kept))
+        if tab.format.freeze_rows:
+            self._print_titles(entry, tab.format.freeze_rows)
+
+    def _print_titles(self, entry: _SheetEntry, rows: int) -> None:
+        """Repeat rows 1 to ``rows`` at the top of each printed page of ``entry``'s tab: the workbook's
+        ``_xlnm.Print_Titles`` name for that tab (``localSheetId``, its place among the tabs), replaced
+        if the tab had one."""
+        workbook = _text(self._parts[self._workbook], self._workbook)
+        p = _prefix(workbook, "sheets")
+        local = self._sheets.index(entry)
+        reference = "'" + entry.name.replace("'", "''") + f"'!$1:${rows}"
+        name = f'<{p}definedName name="_xlnm.Print_Titles" localSheetId="{local}">{_escape(reference)}</{p}definedName>'
+        old = re.compile(rf'<{p}definedName\b(?=[^>]*\bname="_xlnm\.Print_Titles")(?=[^>]*\blocalSheetId="{local}")'
+                         rf"[^>]*>.*?</{p}definedName>", re.S)
+        if old.search(workbook):
+            workbook = old.sub(lambda _: name, workbook, count=1)
+        elif re.search(rf"<{p}definedNames\b", workbook):
+            workbook = _insert(workbook, p, "definedNames", name)
+        else:  # after the elements the schema puts before definedNames
+            last = max(workbook.rindex(f"</{p}{el}>") + len(f"</{p}{el}>")
+                       for el in ("sheets", "functionGroups", "externalReferences") if f"</{p}{el}>" in workbook)
+            workbook = f"{workbook[:last]}<{p}definedNames>{name}</{p}definedNames>{workbook[last:]}"
+        self._set(self._workbook, workbook.encode("utf-8"))
 
     def apply(self, changes: Changes) -> None:
         """Make ``changes`` in memory: new tabs (when absent), the tool's tabs, appends, then updates.

@@ -88,7 +88,10 @@ class Pairing:
     """Players left out this round, with the reason (dropped, late entry, requested bye)."""
     rematches: tuple[tuple[PlayerId, PlayerId], ...] = ()
     notes: tuple[str, ...] = ()
-    """Relaxations the pairing needed (a second bye, rematches), for the command's output."""
+    """Relaxations the pairing needed (a second bye, rematches), for the command's output and Pairings."""
+    remarks: tuple[str, ...] = ()
+    """How the round was paired where a GM may not expect it (round 1 drawn at random), for the command's
+    output."""
     explanation: tuple[str, ...] = field(default=(), compare=False)
     proof: Proof | None = field(default=None, compare=False)
     """Whether the pairing is proven to be the cheapest of all, and the gap if not (RULES.md 2.1)."""
@@ -174,6 +177,13 @@ def _float_balances(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], round_: in
     return dict(balance)
 
 
+def _first_round(event: Event) -> str:
+    """How round 1 is ordered (RULES.md 2.6): the ``first_round`` setting, else ``rating`` when every
+    player has one, else ``random``."""
+    return event.settings.first_round or (
+        "rating" if all(p.rating is not None for p in event.players) else "random")
+
+
 def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores: Mapping[PlayerId, Fraction]
                    ) -> tuple[PlayerId, ...]:
     """Pairing score, then the standings tiebreak chain, then rating, then name (RULES.md 2.1, 2.6).
@@ -182,9 +192,7 @@ def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores:
     while inside a score group seed 004 orders "by tiebreaks or estimated strength", so players still
     tied after the real tiebreaks are ordered by rating.
     """
-    first_round = event.settings.first_round or (
-        "rating" if all(p.rating is not None for p in event.players) else "random")
-    if round_ == 1 and first_round == "random":
+    if round_ == 1 and _first_round(event) == "random":
         names = sorted(p.name for p in players)
         random.Random(f"{event.settings.seed}:shuffle:1").shuffle(names)
         position = {name: i for i, name in enumerate(names)}
@@ -378,7 +386,14 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
         if solved is None:
             raise SheetswissError(f"round {round_} cannot be paired")
     matching, levels, proof = solved
-    return replace(_pairing(event, state, matching, levels, notes), proof=proof)
+    remarks: tuple[str, ...] = ()
+    if round_ == 1 and _first_round(event) == "random":
+        unrated = sum(1 for p in event.players if p.rating is None)
+        why = ("first_round: random" if event.settings.first_round else
+               f"{unrated} of {len(event.players)} players have no Rating; with a Rating for everyone, or "
+               "first_round: rating, the top half meets the bottom half")
+        remarks = (f"Round 1 is drawn at random from seed {event.settings.seed} ({why})",)
+    return replace(_pairing(event, state, matching, levels, notes), proof=proof, remarks=remarks)
 
 
 def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],

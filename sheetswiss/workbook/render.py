@@ -110,7 +110,7 @@ def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
             value = fmt
         elif spec.key == "seed":
             value = seed if seed is not None else ""
-        settings_rows.append((spec.key, value, spec.description))
+        settings_rows.append((spec.key, value, spec.help))
     head = Band(1, 1, 1, 3, fill=HEADER_FILL, bold=True, border_below=True)
     settings = Tab(SETTINGS, tuple(settings_rows), TabFormat(
         freeze_rows=1, widths=(22, 16, 90), landscape=True,
