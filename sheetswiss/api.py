@@ -13,7 +13,7 @@ import datetime as dt
 import hashlib
 import json
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -24,12 +24,12 @@ from .backends.excel import ExcelBackend
 from .errors import SheetswissError, WorkbookUnavailable
 from .heats import HeatGame
 from .heats import qualify as heat_qualify
-from .model import Event, Player
+from .model import Event, Player, PlayerId
 from .pairing import Pairing, check_pairing, pair_round
 from .playoffs import Bracket
 from .seating import seat_heat
 from .settings import Settings
-from .standings import compute_standings, making_cut, top_cut
+from .standings import Standings, compute_standings, making_cut, top_cut
 from .standings import explain as explain_standing
 from .tiebreaks import number_text
 from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
@@ -96,9 +96,11 @@ def _now(now: dt.datetime | None) -> dt.datetime:
     return now or dt.datetime.now().replace(microsecond=0)
 
 
-def checksum(book: Book) -> str:
-    """A short fingerprint of the GM's tabs as read (the command's input), for the Log."""
-    blob = json.dumps({k: [list(r) for r in book.rows(k)] for k in GM_TABS}, default=str, sort_keys=True)
+def checksum(book: Book, typed: Mapping[str, str] | None = None) -> str:
+    """A short fingerprint of the GM's tabs as read (the command's input), and of what the GM ``typed``
+    elsewhere that the command reads too (the winners in Playoffs), for the Log."""
+    blob = json.dumps({"tabs": {k: [list(r) for r in book.rows(k)] for k in GM_TABS}, "typed": typed or {}},
+                      default=str, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
@@ -252,21 +254,21 @@ def standings(source: str | Backend, *, explain: str | None = None, dry_run: boo
     _check_listed(event)
     table = compute_standings(event)
     when = _now(now)
-    lines = [f"Standings after round {table.rounds} ({len(table.rows)} players)"]
+    head = f"Standings after round {table.rounds} ({len(table.rows)} players)"
+    partial = [f"  round {table.rounds + 1} is left out until its results are in: "
+               f"{_cells(_missing_results(event), 4)} empty"] if event.paired_rounds > table.rounds else []
+    if explain:
+        player = next((p.name for p in event.players if p.name.lower() == explain.strip().lower()), None)
+        if player is None:
+            raise SheetswissError(f"Players: no player named {explain!r}")
+        return Report((head, *partial, *explain_standing(event, player), "Nothing written (--explain)"), table)
+    lines = [head]
     for row in table.rows[:10]:
         rank = f"{row.rank}{'=' if row.shared else ''}"
         lines.append(f"  {rank:>4}  {row.player:<28} {number_text(row.points)}")
     if len(table.rows) > 10:
         lines.append(f"  ... {len(table.rows) - 10} more in the Standings tab")
-    if event.paired_rounds > table.rounds:
-        lines.append(f"  round {table.rounds + 1} is left out until its results are in: "
-                     f"{_cells(_missing_results(event), 4)} empty")
-    if explain:
-        player = next((p.name for p in event.players if p.name.lower() == explain.strip().lower()), None)
-        if player is None:
-            raise SheetswissError(f"Players: no player named {explain!r}")
-        lines.extend(explain_standing(event, player))
-        return Report(tuple(lines), table)
+    lines.extend(partial)
     written = "Standings"
     changes = Changes(tool_tabs=(
         standings_tab(event, table, when),
@@ -330,9 +332,16 @@ def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None =
                  pages_for.qualifiers_page(settings.event_name, heat_qualify(games, settings), nav, when)]
     else:
         event = parse_event(book)
-        nav = [("index.html", "Pairings"), ("standings.html", "Standings")]
-        pages = [pages_for.pairings_page(event, nav, when),
-                 pages_for.standings_page(event, compute_standings(event), nav, when)]
+        table = compute_standings(event)
+        if _playoff_seeds(book):  # the playoff is what players look for now: it becomes the first page
+            bracket, _ = _typed_bracket(book, event)
+            nav = [("index.html", "Playoff"), ("pairings.html", "Pairings"), ("standings.html", "Standings")]
+            pages = [pages_for.playoffs_page(event.settings.event_name, bracket, nav, when),
+                     pages_for.pairings_page(event, nav, when, name="pairings.html")]
+        else:
+            nav = [("index.html", "Pairings"), ("standings.html", "Standings")]
+            pages = [pages_for.pairings_page(event, nav, when)]
+        pages.append(pages_for.standings_page(event, table, nav, when))
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for page in pages:
@@ -417,6 +426,12 @@ def qualify(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
     return Report(tuple(lines), result)
 
 
+def _playoff_seeds(book: Book) -> list[str]:
+    """The seeds the Playoffs tab lists (column H, numbered in G), empty before a playoff is drawn."""
+    rows = book.rows(PLAYOFFS)[2:]
+    return [cell_text(r[7]) for r in rows if len(r) > 7 and cell_text(r[7]) and cell_text(r[6]).isdigit()]
+
+
 def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
     """The bracket as the Playoffs tab has it (its seeds and the winners typed in column E), or a new
     one seeded from the standings' top cut."""
@@ -424,7 +439,7 @@ def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
 
     settings = event.settings
     rows = book.rows(PLAYOFFS)[2:]
-    seeds = [cell_text(r[7]) for r in rows if len(r) > 7 and cell_text(r[7]) and cell_text(r[6]).isdigit()]
+    seeds = _playoff_seeds(book)
     notes = []
     if not seeds:
         table = compute_standings(event)
@@ -468,7 +483,7 @@ def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime |
     written = "Playoffs"
     changes = Changes(tool_tabs=(
         playoffs_tab(event.settings.event_name, bracket, when),
-        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "playoffs", checksum(book), written))))
+        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "playoffs", checksum(book, bracket.winners), written))))
     if not dry_run:
         backend.write(changes)
     lines = [f"Playoff ({bracket.system}) of {len(bracket.seeds)}: " + ", ".join(
@@ -535,19 +550,34 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
 
     events = []
     games = []
+    notes: list[str] = []
     first: Settings | None = None
     for source in sources:
         backend = open_backend(source)
-        event = parse_event(backend.read())
+        book = backend.read()
+        event = parse_event(book)
         first = first or event.settings
         table = compute_standings(event)
         recs = history(event, through=table.rounds)
+        # a match, not its games (RULES.md 8.1); byes are not wins
         match_wins = {name: sum(r.outcome == "W" and r.kind in (RoundKind.GAME, RoundKind.FORFEIT_WIN) for r in rs)
-                      for name, rs in recs.items()}  # byes are not wins (RULES.md 8.1); a match, not its games
-        finishes = tuple(Finish(player=row.player, place=row.rank, wins=match_wins[row.player],
-                                draws=row.draws, stayed=not row.dropped) for row in table.rows)
-        events.append(RatedEvent(name=event.settings.event_name or backend.label, k=event.settings.rating_k,
-                                 finishes=finishes))
+                      for name, rs in recs.items()}
+        match_draws = {name: sum(r.outcome == "D" and r.kind is RoundKind.GAME for r in rs)
+                       for name, rs in recs.items()}
+        places = {row.player: row.rank for row in table.rows}
+        name = event.settings.event_name or backend.label
+        if _playoff_seeds(book):
+            bracket, _ = _typed_bracket(book, event)
+            if bracket.champion is None:
+                notes.append(f"{name}: the playoff is not finished, so its places come from the Swiss standings")
+            else:
+                places = _final_places(table, bracket.places())
+                for m in bracket.matches:
+                    if m.typed and m.winner is not None and m.a.player and m.b.player:
+                        match_wins[m.winner] += 1
+        finishes = tuple(Finish(player=row.player, place=places[row.player], wins=match_wins[row.player],
+                                draws=match_draws[row.player], stayed=not row.dropped) for row in table.rows)
+        events.append(RatedEvent(name=name, k=event.settings.rating_k, finishes=finishes))
         for g in event.games:
             if g.round <= table.rounds and g.b is not None and g.result is not None and g.result.kind.name == "GAME":
                 score = {"A_WINS": Fraction(1), "B_WINS": Fraction(0)}.get(g.result.outcome.name, Fraction(1, 2))
@@ -555,7 +585,7 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
     if first is None:
         raise SheetswissError("rating needs at least one event workbook")
     points = additive_ratings(events, draw=Fraction(first.rating_draw), drop_bonus=first.rating_drop_bonus)
-    lines = [f"W x V rating over {len(events)} event(s): " + ", ".join(e.name for e in events)]
+    lines = [f"W x V rating over {len(events)} event(s): " + ", ".join(e.name for e in events), *notes]
     lines.extend(f"  {i:>4}  {name:<28} {number_text(value, 2):>8}" for i, (name, value) in
                  enumerate(points.items(), start=1))
     if elo or into is not None:
@@ -567,6 +597,16 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
         if into is not None:
             lines.extend(_fill_ratings(open_backend(into), ratings, dry_run, _now(now)))
     return Report(tuple(lines), points)
+
+
+def _final_places(table: Standings, playoff: Mapping[PlayerId, tuple[int, int]]) -> dict[PlayerId, int]:
+    """Final places with a finished playoff (RULES.md 8.1): the playoff's places for its players (a shared
+    place at its best), then everyone else in Swiss order, tied players sharing the best place."""
+    places = {player: best for player, (best, _) in playoff.items()}
+    rest = [row for row in table.rows if row.player not in places]
+    for row in rest:
+        places[row.player] = len(playoff) + 1 + sum(other.rank < row.rank for other in rest)
+    return places
 
 
 def _fill_ratings(target: Backend, ratings: dict[str, float], dry_run: bool, when: dt.datetime) -> list[str]:

@@ -260,7 +260,7 @@ def plan(source: str | None, players: int | None, cut: int | None, rounds: int |
 @click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS", help="Google credentials JSON.")
 @dry_run_option
 def rating(sources: tuple[str, ...], elo: bool, into: str | None, credentials: str | None, dry_run: bool) -> None:
-    """Ratings across past events: seed 002's additive W x V rating, and Elo with --elo.
+    """Ratings across past events: the additive W x V rating (match wins x placing), and Elo with --elo.
 
     With --into, the Elo ratings are written into the Rating column of the next event's Players tab,
     for seeding round 1, but only into empty cells: ratings the GM typed are kept.

@@ -275,17 +275,17 @@ def plan(players: int, *, top_cut: int, rounds: int | None = None, awarded_byes:
         x1, x2 = players_at_most(expected, 1), players_at_most(expected, 2)
         if x1 > top_cut:
             warnings.append(f"x-1 is not safe in {planned} rounds: {number_text(x1, 2)} players expected at "
-                            f"x-0 or x-1 for a top {top_cut} (seed 000)")
+                            f"x-0 or x-1 for a top {top_cut}")
         elif x2 <= top_cut:
             warnings.append(f"x-2 is safe too in {planned} rounds ({number_text(x2, 2)} players expected at x-2 "
                             f"or better for a top {top_cut}): a player could lose on purpose and still make the "
-                            f"cut (seed 000)")
+                            f"cut")
     if planned <= 4 and players > 24:
-        warnings.append(f"{players} players in {planned} rounds: seed 004 advises at most 24 players for 4 rounds, "
+        warnings.append(f"{players} players in {planned} rounds: 4 rounds suit at most 24 players, "
                         f"preferably 16 or fewer")
     if planned >= players - 1:
         warnings.append(f"{planned} rounds for {players} players: with N − 1 rounds or more, play a round robin "
-                        f"instead (seed 004)")
+                        f"instead")
     counted = players + sum(2**b - 1 for b in awarded_byes)
     return Plan(players=players, counted=counted, top_cut=top_cut, rounds=planned, magic=magic_row(counted),
                 single_winner=single, safe=safe,

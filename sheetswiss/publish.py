@@ -16,9 +16,12 @@ from typing import final
 
 from .heats import HeatGame, Qualification, Status
 from .model import Event
+from .playoffs import Bracket
 from .standings import Standings, making_cut, top_cut
+from .workbook.render import side_labels
 
-__all__ = ["Page", "pairings_page", "qualifiers_page", "seating_page", "standings_page", "table_page"]
+__all__ = ["Page", "pairings_page", "playoffs_page", "qualifiers_page", "seating_page", "standings_page",
+           "table_page"]
 
 _STYLE = """
 :root { color-scheme: light dark; --line: #8884; --accent: #1f6feb; }
@@ -106,42 +109,67 @@ def table_page(event_name: str, pages: Sequence[tuple[str, str]], name: str, tit
     return Page(name, title, _document(event_name, pages, name, title, body, when))
 
 
-def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datetime) -> Page:
+def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datetime,
+                  name: str = "index.html") -> Page:
     """Every player of the last paired round by name, with their table and opponent (once, though a
-    double-sided match has a Results row for each of its two games)."""
+    double-sided match has a Results row for each of its two games), and their side or colour when the
+    event has them (as the Pairings tab says it)."""
     round_ = event.paired_rounds
+    labels = side_labels(event)
     rows: list[tuple[Sequence[object], str, bool]] = []
     seen = set()
     for g in event.games_in(round_):
         if not g.is_pairing:
             continue
-        for me, other in ((g.a, g.b), (g.b, g.a)):
+        for me, other, side in ((g.a, g.b, 3), (g.b, g.a, 4)):
             if me is None or me in seen:
                 continue
             seen.add(me)
             table = "bye" if other is None else (g.table if g.table is not None else "")
-            rows.append(([me, table, other or "—"], me, False))
+            sides = [] if labels is None else ["" if other is None else labels[side]]
+            rows.append(([me, table, other or "—", *sides], me, False))
     for p in event.players:
         if p.name not in seen and round_:
-            rows.append(([p.name, "—", "not paired this round"], p.name, False))
+            rows.append(([p.name, "—", "not paired this round", *([""] if labels else [])], p.name, False))
     rows.sort(key=lambda r: str(r[0][0]).casefold())
     intro = f"Round {round_}: find your name for your table." if round_ else "No round is paired yet."
     title = f"Round {round_} pairings" if round_ else "Pairings"
-    return table_page(event.settings.event_name, pages, "index.html", title, intro,
-                      ("Player", "Table", "Opponent"), rows, (1,), when)
+    header = ("Player", "Table", "Opponent", *(() if labels is None else (labels[0],)))
+    return table_page(event.settings.event_name, pages, name, title, intro, header, rows, (1,), when)
+
+
+def playoffs_page(event_name: str, bracket: Bracket, pages: Sequence[tuple[str, str]], when: dt.datetime,
+                  name: str = "index.html") -> Page:
+    """The playoff as the Playoffs tab has it: every match in bracket order with its players (or where
+    they come from) and its winner, the matches to play now shaded; the champion once decided."""
+    rows: list[tuple[Sequence[object], str, bool]] = []
+    playing = {m.id for m in bracket.to_play}
+    for m in bracket.matches:
+        winner = m.winner or ("to play now" if m.id in playing else "")
+        rows.append(([m.id, m.label, m.a.text, m.b.text, winner],
+                     " ".join(x for x in (m.a.player, m.b.player) if x), m.id in playing))
+    if bracket.champion:
+        intro = f"Champion: {bracket.champion}."
+    else:
+        intro = "Shaded: the matches to play now." if playing else "Waiting for results."
+    title = f"Playoff ({bracket.system})"
+    return table_page(event_name, pages, name, title, intro, ("Match", "Stage", "Player A", "Player B", "Winner"),
+                      rows, (), when)
 
 
 def standings_page(event: Event, table: Standings, pages: Sequence[tuple[str, str]], when: dt.datetime) -> Page:
     """The standings with every tiebreak, the top cut shaded."""
     cut = top_cut(event)
     qualified = set(making_cut(table, cut))
-    header = ("#", "Player", "Points", *(tb.title for tb in table.tiebreaks))
+    record = "Games W-D-L" if event.settings.sides == "double" else "W-D-L"
+    header = ("#", "Player", "Points", record, *(tb.title for tb in table.tiebreaks))
     rows: list[tuple[Sequence[object], str, bool]] = []
     for row in table.rows:
         values = [tb.text(v) for tb, v in zip(table.tiebreaks, row.values, strict=True)]
         rank = f"{row.rank}=" if row.shared else row.rank
         points = str(row.points) if row.points.denominator != 1 else row.points.numerator
-        rows.append(([rank, row.player + (" (dropped)" if row.dropped else ""), points, *values],
+        rows.append(([rank, row.player + (" (dropped)" if row.dropped else ""), points,
+                      f"{row.wins}-{row.draws}-{row.losses}", *values],
                      row.player, row.player in qualified))
     intro = f"After round {table.rounds}." + (f" The top {cut} are shaded." if cut else "")
     numeric = tuple(i for i in range(len(header)) if i != 1)

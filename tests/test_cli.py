@@ -148,6 +148,14 @@ def test_files_that_cannot_be_used(tmp_path: Path) -> None:
     assert code == 0 and "Dry run, nothing written" in out
 
 
+def test_pair_explain_prints_every_table_and_the_bye(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, players(5))
+    code, out, err = run("pair", str(path), "--explain", "--dry-run")
+    assert code == 0, err
+    assert "5 players in 1 score group; cost levels rematch, club r1, score, float height, club" in out
+    assert out.count("\nTable ") == 2 and "takes the bye: the lowest-ranked player without a bye" in out
+
+
 def test_a_mistyped_workbook_name_suggests_the_one_beside_it(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, players(4), name="convention.xlsx")
     missing = tmp_path / "convnetion.xlsx"
@@ -156,6 +164,18 @@ def test_a_mistyped_workbook_name_suggests_the_one_beside_it(tmp_path: Path) -> 
     assert one_line_error(wrong, "standings", str(wrong)).endswith(f"; did you mean {path}?")
     other = tmp_path / "prizes.xlsx"
     assert one_line_error(other, "pair", str(other)).endswith(f"make one with: sheetswiss new {other}")
+
+
+def test_a_name_left_as_an_uncalculated_formula_is_refused(tmp_path: Path) -> None:
+    """A script that sets a cell to "=Zed" with openpyxl writes a formula with no value: the player must
+    not vanish from the pairing."""
+    path = new_workbook(tmp_path, players(4))
+    wb = openpyxl.load_workbook(path)
+    wb["Players"]["A6"] = "=Zed Equals"
+    wb.save(path)
+    assert one_line_error(path, "pair", str(path)) == (
+        "Players!A6: the cell holds the formula =Zed Equals, never calculated, not a name; if it is a name, "
+        "retype it with an apostrophe first: '=Zed Equals")
 
 
 def test_formula_like_names_stay_text(tmp_path: Path) -> None:

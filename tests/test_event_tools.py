@@ -55,6 +55,8 @@ def test_every_bracket_advances_to_a_champion_as_winners_are_typed(finished: Pat
         pytest.fail("no champion")
     seeds = [row[7] for row in backend.read().rows("Playoffs")[2:] if len(row) > 7 and row[7]]
     assert len(seeds) == 8
+    runs = [row for row in backend.read().rows("Log")[2:] if row[1] == "playoffs"]
+    assert len({row[2] for row in runs}) == len(runs)  # each run read other winners: another input checksum
     wb = openpyxl.load_workbook(path)
     assert wb["Playoffs"]["J2"].value == "Round 1"
 
@@ -95,6 +97,36 @@ def test_rating_over_two_events(finished: Path, tmp_path: Path) -> None:
     assert code == 0, err
     assert out.startswith("W x V rating over 2 event(s)")
     assert "Elo from " in out
+
+
+def test_rating_takes_final_places_and_wins_from_a_finished_playoff(finished: Path, tmp_path: Path) -> None:
+    """RULES.md 8.1: the playoff decides its players' final places and its matches count as match wins."""
+    from sheetswiss import api
+    from sheetswiss.history import RoundKind, history
+    from sheetswiss.workbook.parse import parse_event
+
+    path = playoff_event(finished, tmp_path, "single")
+    backend = ExcelBackend(path)
+    run("playoffs", str(path))
+    assert "the playoff is not finished" in run("rating", str(path))[1]
+    for _ in range(3):  # Player B wins every match: the 8th seed is champion
+        rows = backend.read().rows("Playoffs")
+        backend.fill_cells("Playoffs", {f"E{r}": row[3] for r, row in enumerate(rows[2:], start=3)
+                                        if len(row) > 3 and row[3] and not str(row[3]).startswith("winner")
+                                        and not (len(row) > 4 and row[4])})
+        run("playoffs", str(path))
+    rows = backend.read().rows("Playoffs")
+    champion, losing_finalist = str(rows[8][3]), str(rows[8][2])  # F is the 7th match
+    assert "Champion: " + champion in run("playoffs", str(path))[1]
+    event = parse_event(backend.read())
+    wins = {name: sum(r.outcome == "W" and r.kind in (RoundKind.GAME, RoundKind.FORFEIT_WIN) for r in rs)
+            for name, rs in history(event).items()}
+    points = api.rating([str(path)]).data
+    assert isinstance(points, dict)
+    # 40 players: a 64 bracket, lower-bounded (bottom 1), so V runs 7 (1st), 6 (2nd), 5 (3rd-4th) ...
+    assert points[champion] == (wins[champion] + 3 + 1) * 7
+    assert points[losing_finalist] == (wins[losing_finalist] + 2 + 1) * 6
+    assert next(iter(points)) == champion
 
 
 def test_rating_into_fills_only_the_empty_rating_cells(finished: Path, tmp_path: Path) -> None:

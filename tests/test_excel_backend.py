@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openpyxl.styles import Font
 
-from sheetswiss.backends.base import Append, Band, Changes, Tab, TabFormat, Update, Value
+from sheetswiss.backends.base import Append, Band, Changes, Tab, TabFormat, Uncalculated, Update, Value
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.xlsx import Package
 from sheetswiss.errors import BadWorkbook, WorkbookUnavailable
@@ -293,6 +293,18 @@ def test_tabs_repeat_their_header_rows_on_every_printed_page(tmp_path: Path) -> 
                                                 Tab("Notes", (("x",),)))))
     wb = openpyxl.load_workbook(fresh)
     assert wb["Players"].print_title_rows == "$1:$1" and wb["Notes"].print_title_rows is None
+
+
+def test_a_formula_never_calculated_reads_as_its_formula(tmp_path: Path) -> None:
+    path = tmp_path / "script.xlsx"
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Players"
+    ws["A1"], ws["A2"], ws["B2"] = "Name", "=Zed Equals", "=SUM(C1:C3)"
+    wb.save(path)
+    rows = ExcelBackend(path).read().rows("Players")
+    assert rows[1] == ("=Zed Equals", "=SUM(C1:C3)") and all(isinstance(v, Uncalculated) for v in rows[1])
+    assert not isinstance(rows[0][0], Uncalculated)
 
 
 def test_the_reader_reads_what_openpyxl_reads_from_unusual_xml(tmp_path: Path) -> None:

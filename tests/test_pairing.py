@@ -14,7 +14,7 @@ from sheetswiss.errors import SheetswissError
 from sheetswiss.model import Event, Player
 from sheetswiss.pairing import Pairing, check_pairing, pair_round
 from sheetswiss.pairing.levels import BALANCE, HEIGHT, RANDOM, SCORE
-from sheetswiss.pairing.swiss import _edge_levels, _solve, _State, _state
+from sheetswiss.pairing.swiss import _edge_levels, _passed_over, _solve, _State, _state
 from sheetswiss.settings import Settings
 
 from .helpers import add_round, make_event, play, random_results
@@ -68,6 +68,41 @@ def test_the_float_goes_to_the_balance_nearest_zero() -> None:
     levels = [_edge_levels(make_event(names), state, 0, j, False)[BALANCE] for j in (1, 2, 3)]
     # balances run 0..+2: A down costs 1 + 2(2 - 0), B up 1 + 2(2 - 0), C and D up 1 each
     assert levels == [10, 6, 6]  # B costs 4 more than C; C and D tie and position decides
+
+
+def _five(balance: dict[str, int], met: frozenset[frozenset[str]] = frozenset()) -> tuple[Event, _State]:
+    """A, B, C on 1 point, D, E on 0 (E ranked last), everyone without a bye."""
+    names = "ABCDE"
+    state = _State(4, tuple(names), dict(zip(names, map(Fraction, (1, 1, 1, 0, 0)))),
+                   dict(zip(names, (0, 0, 0, 1, 1))), {0: ("A", "B", "C"), 1: ("D", "E")}, balance, met,
+                   frozenset(names), dict.fromkeys(names, ""), ())
+    return make_event(names), state
+
+
+@pytest.mark.parametrize(("balance", "met", "why"), [
+    ({"D": 1}, frozenset(), "E, ranked lower, was passed over: with the bye on E the round costs more at level 7 "
+                            "(float balance), 6 against 4"),
+    ({}, frozenset(map(frozenset, ("AD", "BD", "CD"))),
+     "E, ranked lower, could not take it: no pairing of the others is possible then"),
+])
+def test_a_bye_that_passes_the_lowest_ranked_player_over_says_why(
+        balance: dict[str, int], met: frozenset[frozenset[str]], why: str) -> None:
+    """RULES.md 2.4: the lowest-ranked eligible player takes the bye only at level 8, so a bye that goes
+    higher says what giving it to them would have cost."""
+    event, state = _five(balance, met)
+    solved = _solve(event, state, frozenset("ABCDE"), rematches=False)
+    assert solved is not None
+    matching, levels, _ = solved
+    assert [i for i, j in matching if j == 5] == [3]  # D has the bye
+    assert _passed_over(event, state, matching, levels, frozenset("ABCDE"), False) == why
+
+
+def test_a_bye_to_the_lowest_ranked_player_passes_nobody_over() -> None:
+    event, state = _five({})
+    solved = _solve(event, state, frozenset("ABCDE"), rematches=False)
+    assert solved is not None
+    assert [i for i, j in solved[0] if j == 5] == [4]  # E
+    assert _passed_over(event, state, solved[0], solved[1], frozenset("ABCDE"), False) == ""
 
 
 def rated(n: int, clubs: str = "") -> list[Player]:

@@ -81,3 +81,40 @@ def test_a_heat_event_publishes_seating_and_qualifiers(tmp_path: Path) -> None:
     qualifiers = (tmp_path / "site" / "qualifiers.html").read_text()
     assert "Heat 4 seating" in index and "At the table" in index
     assert qualifiers.count("class=cut") == 16 and "alternate 1" in qualifiers
+
+
+def test_during_the_playoff_the_bracket_is_the_first_page(site: Path) -> None:
+    path = site.parent / "event.xlsx"
+    type_results(path, random_results(8))
+    runner = CliRunner()
+    assert runner.invoke(cli, ["playoffs", str(path)]).exit_code == 0
+    rows = ExcelBackend(path).read().rows("Playoffs")
+    first = rows[2]  # SF1: seed 1 v seed 4 (a top 4 for 12 players)
+    ExcelBackend(path).fill_cells("Playoffs", {"E3": str(first[2]).upper()})
+    result = runner.invoke(cli, ["publish", str(path), str(site)])
+    assert result.exit_code == 0, result.output
+    assert "Published 3 pages to" in result.output and "index.html, pairings.html, standings.html" in result.output
+    index = (site / "index.html").read_text()
+    assert "Playoff (single)" in index and "Shaded: the matches to play now." in index
+    sf1 = re.search(r'<tr data-names="[^"]*"( class=cut)?><td>SF1</td>.*?</tr>', index)
+    assert sf1 is not None and sf1[1] is None and f"<td>{html.escape(str(first[2]))}</td></tr>" in sf1[0]
+    assert index.count("<tr data-names") == 3 and index.count(" class=cut>") == 1  # SF2 to play
+    assert "Round 3 pairings" in (site / "pairings.html").read_text()
+    assert "<th class=num>W-D-L</th>" in (site / "standings.html").read_text()
+
+
+@pytest.mark.parametrize(("settings", "header", "sides"), [
+    ({"sides": "single"}, "Side", {"1", "2"}),
+    ({"sides": "double"}, "Sides", {"1, then 2", "2, then 1"}),
+    ({"colours": "alternate"}, "Colour", {"White", "Black"}),
+])
+def test_the_pairings_page_gives_each_players_side(tmp_path: Path, settings: dict[str, str], header: str,
+                                                    sides: set[str]) -> None:
+    path = new_workbook(tmp_path, [(f"Player {i}",) for i in range(1, 7)], settings=settings)  # type: ignore[arg-type]
+    runner = CliRunner()
+    assert runner.invoke(cli, ["pair", str(path)]).exit_code == 0
+    assert runner.invoke(cli, ["publish", str(path), str(tmp_path / "site")]).exit_code == 0
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert f"<th>{header}</th></tr>" in index
+    shown = re.findall(r"<td>([^<]*)</td></tr>", index)
+    assert len(shown) == 6 and set(shown) == sides

@@ -20,8 +20,10 @@ __all__ = [
     "Band",
     "Book",
     "Changes",
+    "Look",
     "Tab",
     "TabFormat",
+    "Uncalculated",
     "Update",
     "Value",
     "column_index",
@@ -60,6 +62,16 @@ def column_index(letters: str) -> int:
 
 
 @final
+class Uncalculated(str):
+    """A formula cell without a calculated value, as a file written by a script and never opened in a
+    spreadsheet program has them: the formula, ``=...``. Read as that text (so a setting, rating or result
+    holding one is refused as not what it should be), and refused where a name belongs, naming the cell:
+    it may be a name typed as ``=Name`` that a program would show as an error."""
+
+    __slots__ = ()
+
+
+@final
 @dataclass(frozen=True, slots=True)
 class Book:
     """Every tab's values, row 1 first, in tab order; trailing empty rows dropped."""
@@ -71,26 +83,32 @@ class Book:
         return self.tabs.get(tab, ())
 
 
-@final
-@dataclass(frozen=True, slots=True)
-class Band:
-    """A rectangle of cells (1-based, inclusive) and how it looks."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Look:
+    """How a cell looks, in terms every backend can apply."""
 
-    first_row: int
-    last_row: int
-    first_col: int
-    last_col: int
     fill: str | None = None
     """Background colour as ``RRGGBB``."""
     bold: bool = False
     italic: bool = False
     border_below: bool = False
-    """A line under the band's last row."""
+    """A line under the cell (under a band's last row)."""
     number_format: str | None = None
     """An Excel number format such as ``0.00`` or ``0.00%``."""
     wrap: bool = False
     center: bool = False
     """Centre the cells' contents (numbers beside names read apart on paper)."""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Band(Look):
+    """A rectangle of cells (1-based, inclusive) and how it looks: ``Band(3, 10, 1, 4, bold=True)``."""
+
+    first_row: int
+    last_row: int
+    first_col: int
+    last_col: int
 
 
 @final
@@ -107,7 +125,9 @@ class TabFormat:
     text_columns: tuple[int, ...] = ()
     """Columns formatted as Text so that what a GM types there stays as typed (``1-0`` never a date)."""
     landscape: bool = False
-    """Print across the page, all columns fitted to one page's width."""
+    """Print across the page, all columns fitted to ``pages_wide`` pages' width."""
+    pages_wide: int = 1
+    """With ``landscape``: how many pages wide the print is scaled to (2 for a tab too wide to read on one)."""
 
 
 @final

@@ -33,7 +33,7 @@ import time
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar, NamedTuple
 
@@ -42,7 +42,7 @@ from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel, from_I
 from openpyxl.writer.theme import theme_xml
 
 from ..errors import BadWorkbook
-from .base import Append, Band, Changes, Tab, Update, Value, column_index, column_letter
+from .base import Append, Band, Changes, Look, Tab, Uncalculated, Update, Value, column_index, column_letter
 
 __all__ = ["Package", "PackageError"]
 
@@ -191,33 +191,22 @@ def _cell_xml(p: str, ref: str, value: Value, style: int, epoch: dt.datetime, wh
 # -- cell formats ---------------------------------------------------------------------------------------
 
 
-class _Look(NamedTuple):
-    """How one cell of a tool tab looks: what the bands, text columns and its value give it."""
-
-    fill: str | None = None
-    bold: bool = False
-    italic: bool = False
-    border_below: bool = False
-    number_format: str | None = None
-    wrap: bool = False
-    center: bool = False
+_PLAIN = Look()
 
 
-_PLAIN = _Look()
-
-
-def _with_band(look: _Look, band: Band, last_row: bool) -> _Look:
-    """``look`` with ``band`` applied over it: each property the band sets replaces the earlier one."""
+def _with_band(look: Look, band: Band, last_row: bool) -> Look:
+    """How a cell that looked like ``look`` looks under ``band``: each property the band sets replaces the
+    earlier one; the band's line goes under its last row only."""
     if band.fill:
-        look = look._replace(fill=band.fill)
+        look = replace(look, fill=band.fill)
     if band.bold or band.italic:
-        look = look._replace(bold=band.bold, italic=band.italic)
+        look = replace(look, bold=band.bold, italic=band.italic)
     if band.number_format:
-        look = look._replace(number_format=band.number_format)
+        look = replace(look, number_format=band.number_format)
     if band.wrap or band.center:
-        look = look._replace(wrap=band.wrap, center=band.center)
+        look = replace(look, wrap=band.wrap, center=band.center)
     if band.border_below and last_row:
-        look = look._replace(border_below=True)
+        look = replace(look, border_below=True)
     return look
 
 
@@ -282,7 +271,7 @@ class _Styles:
         if not self._items["cellXfs"] or not self._items["fonts"]:
             raise PackageError(f"{name}: no cell formats")
         self._codes = {int(el.get("numFmtId", "-1")): el.get("formatCode", "") for el in self._items["numFmts"]}
-        self._looks: dict[_Look, int] = {_PLAIN: 0}
+        self._looks: dict[Look, int] = {_PLAIN: 0}
         self._derived: dict[tuple[int, str], int] = {}
         self._date_kinds: dict[int, int] = {}
 
@@ -322,7 +311,7 @@ class _Styles:
             self._date_kinds[xf] = 2 if is_timedelta_format(code) else 1 if is_date_format(code) else 0
         return self._date_kinds[xf]
 
-    def look(self, look: _Look) -> int:
+    def look(self, look: Look) -> int:
         """The cell format index for a tool tab's cell that looks like ``look``."""
         if look in self._looks:
             return self._looks[look]
@@ -418,16 +407,16 @@ def _kept(old: str) -> _Kept:
     return _Kept(selected, tab_color)
 
 
-def _tab_looks(tab: Tab) -> dict[int, dict[int, _Look]]:
+def _tab_looks(tab: Tab) -> dict[int, dict[int, Look]]:
     """Row -> column -> look, for the cells that the tab's format touches."""
     fmt = tab.format
-    looks: dict[int, dict[int, _Look]] = {}
-    text = _PLAIN._replace(number_format="@")
+    looks: dict[int, dict[int, Look]] = {}
+    text = replace(_PLAIN, number_format="@")
     if fmt.text_columns:
         for r in range(fmt.freeze_rows + 1, max(len(tab.rows), fmt.freeze_rows) + TEXT_ROWS):
             looks[r] = dict.fromkeys(fmt.text_columns, text)
     for band in fmt.bands:
-        merged: dict[tuple[_Look, bool], _Look] = {}
+        merged: dict[tuple[Look, bool], Look] = {}
         for r in range(band.first_row, band.last_row + 1):
             row = looks.setdefault(r, {})
             last = r == band.last_row
@@ -456,7 +445,7 @@ def _sheet_xml(tab: Tab, styles: _Styles, epoch: dt.datetime, kept: _Kept) -> by
             value = values[c - 1] if c <= len(values) else None
             look = row_looks.get(c, _PLAIN)
             if look.number_format is None and (code := _date_format(value)):
-                look = look._replace(number_format=code)
+                look = replace(look, number_format=code)
             ref = f"{column_letter(c)}{r}"
             cells.append(_cell_xml("", ref, value, styles.look(look), epoch, f"{tab.name}!{ref}"))
         body.append(f'<row r="{r}">{"".join(cells)}</row>' if cells else "")
@@ -481,7 +470,7 @@ def _sheet_xml(tab: Tab, styles: _Styles, epoch: dt.datetime, kept: _Kept) -> by
     parts.append("<sheetData>" + "".join(body) + "</sheetData>")
     parts.append('<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>')
     if fmt.landscape:
-        parts.append('<pageSetup orientation="landscape" fitToWidth="1" fitToHeight="0"/>')
+        parts.append(f'<pageSetup orientation="landscape" fitToWidth="{fmt.pages_wide}" fitToHeight="0"/>')
     parts.append("</worksheet>")
     return "".join(parts).encode("utf-8")
 
@@ -598,6 +587,10 @@ class _Decoder:
             runs = re.sub(rf"<{p}rPh\b.*?</{p}rPh>", "", body[1], flags=re.S)
             return _content("".join(re.findall(rf"<{p}t(?:\s[^>]*?)?(?<!/)>(.*?)</{p}t>", runs, re.S))) or None
         v = re.search(rf"<{p}v(?:\s[^>]*?)?(?<!/)>(.*?)</{p}v>", inner, re.S)
+        if not (v and v[1]) and kind != "str":
+            formula = re.search(rf"<{p}f\b[^>]*?(?:/>|>(.*?)</{p}f>)", inner, re.S)
+            if formula:  # never calculated (a string result may be empty; a number never is)
+                return Uncalculated("=" + _content(formula[1] or ""))
         return self.typed(kind, int(attrs.get("s") or 0), _content(v[1]) if v else "")
 
 

@@ -40,6 +40,7 @@ from .levels import (
     HEIGHT,
     LEVELS,
     PATTERN,
+    RANDOM,
     REMATCH,
     SCORE,
     WHO_FLOATS,
@@ -372,9 +373,11 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
     if n % 2 and not pool:
         notes.append("everyone has had a bye, so anyone may take this one")
         pool = everyone
-    solved = _solve(event, state, pool, False, progress)
+    rematches = False
+    solved = _solve(event, state, pool, rematches, progress)
     if solved is None and pool != everyone:
-        solved = _solve(event, state, everyone, False, progress)
+        pool = everyone
+        solved = _solve(event, state, pool, rematches, progress)
         if solved is not None:
             notes.append("no pairing gives the bye to a player without one; a second bye was needed")
     if solved is None:
@@ -382,10 +385,12 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
             raise SheetswissError(
                 f"round {round_} cannot be paired without a rematch (rematch_fallback is error): "
                 + ", ".join(state.order))
-        solved = _solve(event, state, everyone, True, progress)
+        pool, rematches = everyone, True
+        solved = _solve(event, state, pool, rematches, progress)
         if solved is None:
             raise SheetswissError(f"round {round_} cannot be paired")
     matching, levels, proof = solved
+    passed = _passed_over(event, state, matching, levels, pool, rematches)
     remarks: tuple[str, ...] = ()
     if round_ == 1 and _first_round(event) == "random":
         unrated = sum(1 for p in event.players if p.rating is None)
@@ -393,16 +398,42 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
                f"{unrated} of {len(event.players)} players have no Rating; with a Rating for everyone, or "
                "first_round: rating, the top half meets the bottom half")
         remarks = (f"Round 1 is drawn at random from seed {event.settings.seed} ({why})",)
-    return replace(_pairing(event, state, matching, levels, notes), proof=proof, remarks=remarks)
+    return replace(_pairing(event, state, matching, levels, notes, passed), proof=proof, remarks=remarks)
+
+
+def _passed_over(event: Event, state: _State, matching: list[tuple[int, int]],
+                 levels: Mapping[tuple[int, int], list[Fraction]], pool: frozenset[PlayerId], rematches: bool
+                 ) -> str:
+    """Why the lowest-ranked player who could have taken the bye did not (RULES.md 2.4: the bye goes to
+    the lowest-ranked eligible player only at level 8, below score, float height and float balance): the
+    round paired with the bye forced on them, compared level by level; ``""`` when nobody was passed over.
+    """
+    n = len(state.order)
+    bye = next((state.order[i] for i, j in matching if j == n), None)
+    if bye is None or event.settings.bye_choice != "lowest_ranked":
+        return ""
+    below = [x for x in state.order[state.order.index(bye) + 1:] if x in pool]
+    if not below:
+        return ""
+    other = below[-1]
+    forced = _solve(event, state, frozenset({other}), rematches)
+    if forced is None:
+        return f"{other}, ranked lower, could not take it: no pairing of the others is possible then"
+    ours = [sum(col) for col in zip(*(levels[e] for e in matching))]
+    theirs = [sum(col) for col in zip(*(forced[1][e] for e in forced[0]))]
+    k = next((k for k in range(len(LEVELS)) if ours[k] != theirs[k]), RANDOM)
+    return (f"{other}, ranked lower, was passed over: with the bye on {other} the round costs more at level "
+            f"{k + 1} ({LEVELS[k]}), {theirs[k]} against {ours[k]}")
 
 
 def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
-             levels: Mapping[tuple[int, int], list[Fraction]], notes: list[str]) -> Pairing:
+             levels: Mapping[tuple[int, int], list[Fraction]], notes: list[str], passed_over: str = "") -> Pairing:
     n = len(state.order)
     order = state.order
     tables: list[Table] = []
     rematches: list[tuple[PlayerId, PlayerId]] = []
-    explanation = [f"Round {state.round}: {n} players in {len(state.group_members)} score groups; "
+    groups = len(state.group_members)
+    explanation = [f"Round {state.round}: {n} players in {groups} score group{'' if groups == 1 else 's'}; "
                    f"cost levels {', '.join(LEVELS)}"]
     games = sorted((p for p in matching if p[1] != n), key=lambda p: p[0])
     for number, (i, j) in enumerate(games, start=1):
@@ -416,14 +447,14 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
                            f"cost [{_costs(levels[i, j])}]" + (f"; {note}" if note else ""))
     bye = next((order[i] for i, j in matching if j == n), None)
     if bye is not None:
-        note = _bye_note(event, state, bye)
+        note = _bye_note(event, state, bye, passed_over)
         tables.append(Table(None, bye, None, tuple(levels[order.index(bye), n]), note))
         explanation.append(f"Bye: {bye} ({state.scores[bye]}); {note}")
     if rematches:
         notes.append(f"{len(rematches)} rematch(es) could not be avoided: "
                      + "; ".join(f"{a} v {b}" for a, b in rematches))
     return Pairing(state.round, tuple(tables), dict(state.scores), state.not_paired, tuple(rematches),
-                   tuple(notes), tuple(explanation + [f"Note: {x}" for x in notes]))
+                   tuple(notes), explanation=tuple(explanation + [f"Note: {x}" for x in notes]))
 
 
 def _orient(event: Event, state: _State, x: PlayerId, y: PlayerId, number: int) -> tuple[PlayerId, PlayerId, str]:
@@ -489,18 +520,22 @@ def _float_note(state: _State, hi: PlayerId, lo: PlayerId) -> str:
             f"{lo} floats up (balance {fl:+d} -> {fl + 1:+d}; #{position} of the {state.scores[lo]} group)")
 
 
-def _bye_note(event: Event, state: _State, bye: PlayerId) -> str:
+def _bye_note(event: Event, state: _State, bye: PlayerId, passed_over: str = "") -> str:
+    """Why ``bye`` has the bye (RULES.md 2.4); ``passed_over`` says why a lower-ranked player who could
+    have taken it did not (:func:`_passed_over`)."""
     below = state.order[state.order.index(bye) + 1:]
     skipped = [name for name in below if name not in state.bye_eligible]
     if event.settings.bye_choice == "random_lowest_group":
         why = "a seeded random player of the lowest score group without a bye"
+    elif passed_over:
+        why = "the lowest-ranked player without a bye whose bye keeps the round cheapest"
     else:
         why = "the lowest-ranked player without a bye"
     if bye not in state.bye_eligible:
         why = "had a bye already, but no pairing avoids a second one"
     elif skipped:
         why += f" ({', '.join(skipped)}, ranked lower, had one)"
-    return f"{bye} takes the bye: {why}"
+    return f"{bye} takes the bye: {why}" + (f"; {passed_over}" if passed_over else "")
 
 
 def check_pairing(event: Event, pairing: Pairing) -> list[str]:

@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..backends.base import Book, Value, column_letter
+from ..backends.base import Book, Uncalculated, Value, column_letter
 from ..errors import BadSetting, BadWorkbook, SheetswissError
 from ..model import Event, Game, Player
 from ..results import ACCEPTED, Result
@@ -77,7 +77,11 @@ def player_name(cols: Columns, row: tuple[Value, ...], column: str, r: int) -> s
     """The player name in ``column`` of ``row`` (row number ``r``); a spreadsheet error value is refused,
     naming the cell, since it is what a name starting with = + - @ becomes when the program read it as
     a formula."""
-    text = cell_text(cols.get(row, column))
+    value = cols.get(row, column)
+    text = cell_text(value)
+    if isinstance(value, Uncalculated):
+        raise BadWorkbook(f"{cols.ref(column, r)}: the cell holds the formula {text}, never calculated, not a name; "
+                          f"if it is a name, retype it with an apostrophe first: '{text}")
     if text.upper() in SPREADSHEET_ERRORS:
         raise BadWorkbook(f"{cols.ref(column, r)}: the cell shows the spreadsheet error {text}, not a name (a name "
                           "starting with = + - @ was read as a formula); retype it with an apostrophe first: '=Name")

@@ -50,6 +50,7 @@ __all__ = [
     "qualifiers_tab",
     "results_append",
     "seating_tab",
+    "side_labels",
     "standings_tab",
     "template_tabs",
     "tool_tab",
@@ -150,7 +151,7 @@ def _label(event: Event) -> str:
     return event.settings.event_name or "sheetswiss event"
 
 
-def _side_labels(event: Event) -> tuple[str, str, str, str, str] | None:
+def side_labels(event: Event) -> tuple[str, str, str, str, str] | None:
     """Under sides or ``colours: alternate`` (RULES.md 3, 2.10): the by-name column's header, the headers of
     Player A's and Player B's columns, and the names of their sides; ``None`` otherwise."""
     if event.settings.sides == "single":
@@ -170,7 +171,7 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
     ``sides: double`` each table is listed once: Player A plays side 1 in game 1 and Player B in game 2
     (Results has a row for each game), and the list by name says "1, then 2" or "2, then 1".
     """
-    labels = _side_labels(event)
+    labels = side_labels(event)
     table_of: dict[PlayerId, tuple[str, str, Value]] = {}
     side_of: dict[PlayerId, Value] = {}
     body: list[list[Value]] = []
@@ -378,6 +379,10 @@ PLAYOFF_COLUMNS = ("Match", "Round", "Player A", "Player B", "Winner (type here)
 BRACKET_FIRST_COLUMN = len(PLAYOFF_COLUMNS) + 1
 
 
+_ONE_PAGE_WIDE = 160
+"""Characters of column width that still print readably on one landscape page."""
+
+
 def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime) -> Tab:
     """Playoffs: one row per match with a Winner cell for the GM, the seeds, and the bracket drawn to the
     right, rounds as columns, each match two cells with a line under it, winners in bold."""
@@ -392,14 +397,15 @@ def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime) -> Tab:
             grid[row, 9] = "walkover"
     for i, seed in enumerate(bracket.seeds):
         grid[3 + i, 7], grid[3 + i, 8] = i + 1, seed
-    bands = [Band(3, 2 + len(bracket.matches), 5, 5, fill=NOTE_FILL)]
+    last_row = 2 + max(len(bracket.matches), len(bracket.seeds))
+    bands = [Band(3, 2 + len(bracket.matches), 5, 5, fill=NOTE_FILL),
+             Band(3, last_row, 2, 2, center=True), Band(3, last_row, 7, 7, center=True)]
     depth: dict[int, int] = {}
     for m in bracket.matches:
         column = BRACKET_FIRST_COLUMN + m.round - 1
         top = 3 + 3 * depth.get(m.round, 0)
         depth[m.round] = depth.get(m.round, 0) + 1
-        label = f"{m.label}" + (f" ({m.section})" if m.section else "")
-        grid[top, column] = f"{label}: {m.a.text}"
+        grid[top, column] = f"{m.id}: {m.a.text}"
         grid[top + 1, column] = f"v {m.b.text}" + (f"  → {m.winner}" if m.winner else "")
         bands.append(Band(top, top + 1, column, column, fill=HEADER_FILL if m.winner else CUT_FILL,
                           border_below=True, bold=m.winner is not None))
@@ -410,14 +416,17 @@ def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime) -> Tab:
         footer.append(f"Champion: {bracket.champion}")
     elif bracket.to_play:
         footer.append("To play now: " + ", ".join(f"{m.id} {m.a.text} v {m.b.text}" for m in bracket.to_play))
+    if any(m.section for m in bracket.matches):
+        footer.append("W: winners' bracket, L: losers' bracket (W1-2: winners' round 1, match 2), GF: grand final")
     footer.append("Type each winner's name in column E and run sheetswiss playoffs again to advance.")
     title = f"{event_name or 'Playoffs'}: {bracket.system} playoff, {when:%Y-%m-%d %H:%M}"
     tab = tool_tab(PLAYOFFS, title, header, body, bands, footer)
     widths = list(tab.format.widths)
     for c in range(BRACKET_FIRST_COLUMN - 1, len(widths)):
-        widths[c] = max(widths[c], 34)
+        widths[c] = max(widths[c], 16)
     return Tab(tab.name, tab.rows, TabFormat(freeze_rows=tab.format.freeze_rows, widths=tuple(widths),
-                                             bands=tab.format.bands, landscape=True, text_columns=(5,)))
+                                             bands=tab.format.bands, landscape=True, text_columns=(5,),
+                                             pages_wide=1 if sum(widths) <= _ONE_PAGE_WIDE else 2))
 
 
 def plan_tab(event_name: str, lines: Sequence[str], when: dt.datetime) -> Tab:
@@ -431,7 +440,10 @@ def plan_tab(event_name: str, lines: Sequence[str], when: dt.datetime) -> Tab:
             body.append([line])
     title = f"{event_name or 'Plan'}: round plan, {when:%Y-%m-%d %H:%M}"
     tab = tool_tab(PLAN, title, ("Plan",), body)
-    return Tab(tab.name, tab.rows, TabFormat(freeze_rows=2, widths=(14, *([9] * 20)), bands=tab.format.bands))
+    columns = max((len(r) for r in body), default=1)
+    centred = (Band(3, 2 + len(body), 2, columns, center=True),) if columns > 1 else ()
+    return Tab(tab.name, tab.rows, TabFormat(freeze_rows=2, widths=(14, *([9] * 20)),
+                                             bands=(*tab.format.bands, *centred), landscape=True))
 
 
 def _is_number(text: str) -> bool:
