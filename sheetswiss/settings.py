@@ -401,8 +401,10 @@ class Settings:
 assert {f.name for f in dataclasses.fields(Settings)} == set(_BY_KEY), "SPECS and Settings disagree"
 
 
-def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings") -> Settings:
-    """Build :class:`Settings` from ``(row, key, value)`` triples of the Settings tab.
+def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings", *, key_column: str = "A",
+                   value_column: str = "B") -> Settings:
+    """Build :class:`Settings` from ``(row, key, value)`` triples of the Settings tab, whose keys are in
+    ``key_column`` and values in ``value_column`` (messages name those cells).
 
     An empty value leaves the default; an unknown key or a bad value raises an error naming the cell.
     """
@@ -414,16 +416,16 @@ def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings") 
     for row, key, text in rows:
         k = key.strip().lower().replace(" ", "_")
         if k not in _BY_KEY:
-            raise UnknownName(f"{tab}!A{row}: {_unknown(key, k, event_format)}")
+            raise UnknownName(f"{tab}!{key_column}{row}: {_unknown(key, k, event_format)}")
         if k in seen:
-            raise BadSetting(f"{tab}!A{row}: {k} is set twice (first in row {seen[k]})")
+            raise BadSetting(f"{tab}!{key_column}{row}: {k} is set twice (first in row {seen[k]})")
         seen[k] = row
         if not text.strip():
             continue
         try:
             values[k] = _BY_KEY[k].parse(text)
         except ValueError as e:
-            raise BadSetting(f"{tab}!B{row}: {k}: {e}") from None
+            raise BadSetting(f"{tab}!{value_column}{row}: {k}: {e}") from None
     settings = Settings(**values)
     if "custom" in (settings.points, settings.pairing_points):
         missing = [k for k in ("win_points", "draw_points", "loss_points") if getattr(settings, k) is None]

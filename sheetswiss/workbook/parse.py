@@ -54,8 +54,13 @@ class Columns:
         header = [cell_text(v).lower() for v in rows[0]] if rows else []
         self.index: dict[str, int] = {}
         for name in (*required, *optional):
-            if name.lower() in header:
-                self.index[name] = header.index(name.lower())
+            found = [i for i, text in enumerate(header) if text == name.lower()]
+            if len(found) > 1:
+                cells = ", ".join(f"{tab}!{column_letter(i + 1)}1" for i in found)
+                raise BadWorkbook(f"{cells}: {len(found)} columns headed {name!r}; sheetswiss cannot tell which "
+                                  "one to read: rename or delete all but one")
+            if found:
+                self.index[name] = found[0]
             elif name in required:
                 raise BadWorkbook(f"{tab}!1: no column headed {name!r} in row 1")
         self.rows = rows[1:]
@@ -103,33 +108,35 @@ def whole_number(cols: Columns, row: tuple[Value, ...], name: str, r: int, minim
 
 
 def parse_settings_tab(book: Book) -> Settings:
-    """The Settings tab (column A the key, column B the value; row 1 is the header).
+    """The Settings tab: the Setting and Value columns, found by their header in row 1 like every GM tab's
+    columns, so a column the GM inserts (Notes) moves nothing.
 
     The scales are checked here, where each setting's row is known (RULES.md 1.4-1.5): under
     ``scale_check: error`` a broken rule is a :class:`BadSetting` naming the cell of the setting
     most to blame, under ``warn`` the same line is a :class:`~sheetswiss.scoring.ScaleWarning`.
     """
-    if SETTINGS not in book.tabs:
-        raise BadWorkbook(f"{SETTINGS}: the tab is missing; sheetswiss new makes a workbook with every tab")
+    cols = Columns(book, SETTINGS, ["Setting", "Value"], [])
+    key_column, value_column = (column_letter(cols.index[c] + 1) for c in ("Setting", "Value"))
     triples = []
-    for r, row in enumerate(book.rows(SETTINGS)[1:], start=2):
-        key = cell_text(row[0]) if row else ""
-        value = cell_text(row[1]) if len(row) > 1 else ""
+    for r, row in enumerate(cols.rows, start=2):
+        key = cell_text(cols.get(row, "Setting"))
+        value = cell_text(cols.get(row, "Value"))
         if not key and value:
-            raise BadSetting(f"{SETTINGS}!A{r}: the value {value!r} in B{r} has no setting name beside it")
+            raise BadSetting(f"{cols.ref('Setting', r)}: the value {value!r} in {value_column}{r} has no "
+                             "setting name beside it")
         if key and not key.startswith("#"):
             triples.append((r, key, value))
-    settings = parse_settings(triples, SETTINGS)
+    settings = parse_settings(triples, SETTINGS, key_column=key_column, value_column=value_column)
     for r, key, _ in triples:
         if key.strip().lower() == "tiebreaks":
             try:
                 chain(settings)
             except SheetswissError as e:
-                raise BadSetting(f"{SETTINGS}!B{r}: {e}") from None
+                raise BadSetting(f"{cols.ref('Value', r)}: {e}") from None
     if settings.scale_check != "off":
         rows = {key.strip().lower().replace(" ", "_"): r for r, key, _ in triples}
         for problem in scale_problems(settings):
-            cell = next((f"{SETTINGS}!B{rows[k]}" for k in problem.keys if k in rows), SETTINGS)
+            cell = next((cols.ref("Value", rows[k]) for k in problem.keys if k in rows), SETTINGS)
             if settings.scale_check == "error":
                 raise BadSetting(f"{cell}: {problem.text}")
             warnings.warn(f"{cell}: {problem.text}", ScaleWarning, stacklevel=2)
