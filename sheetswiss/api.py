@@ -415,10 +415,22 @@ def qualify(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
     if not dry_run:
         backend.write(changes)
     finished = len({(g.heat, g.table) for g in games}) - len(result.pending)
-    lines = [f"Qualifiers ({result.method}, ranking {result.ranking}) from {finished} finished games"]
-    lines.extend(f"  {r.rank:>3}  {r.player:<28} {float(r.points):>10.4f}  {r.status_text}"
-                 + (f"  ({r.note})" if r.note else "")
-                 for r in result.rows if r.status.value != "out")
+    ranking = (f"ranking {result.ranking}" if result.method in ("HMW", "HSW") and "latto" in result.chain
+               else "ranked by " + ", ".join(result.chain))
+    lines = [f"Qualifiers ({result.method}, {ranking}) from {finished} finished games",
+             f"{result.qualifiers} qualify for the {result.round_name}: " + "; ".join(result.size_rules)]
+    if result.chain == ("latto",):
+        lines.extend(f"  {r.rank:>3}  {r.player:<28} {float(r.points):>10.4f}  {r.status_text}"
+                     + (f"  ({r.note})" if r.note else "")
+                     for r in result.rows if r.status.value != "out")
+    else:
+        from .heat_methods import step_text
+
+        for r in result.rows:
+            if r.status.value != "out":
+                said = ", ".join(t for t in (step_text(s, v) for s, v in zip(result.chain, r.values)) if t)
+                lines.append(f"  {r.rank:>3}  {r.player:<28} {said:<44} {r.status_text}"
+                             + (f"  ({r.note})" if r.note else ""))
     if result.inversions:
         lines.append(f"{len(result.inversions)} pair(s) where the points contradict the precedence:")
         lines.extend(f"  {inv.text}" for inv in result.inversions)

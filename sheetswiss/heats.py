@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import enum
 import itertools
-import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -214,6 +213,10 @@ class HeatFinish:
     """Players at the table."""
     place: int
     points: Fraction
+    share: Fraction = Fraction(0)
+    """Own score as a share of the table winner's, clipped to [0, 1] (1 for the winner; RULES.md 5.4's s)."""
+    margin: Fraction = Fraction(0)
+    """For a win: own score less the second's (the reverse under ``score_order: low``); else 0."""
 
 
 @final
@@ -272,9 +275,16 @@ def player_heats(games: Sequence[HeatGame], settings: Settings) -> tuple[PlayerH
         for seat in game.seats:
             entered[seat.player].append(game.heat)
         if game.has_results:
-            for seat, place, pts in zip(game.seats, places(game, settings), game_points(game, settings, first)):
-                finishes[seat.player].append(HeatFinish(heat=game.heat, table=game.table, size=len(game.seats),
-                                                        place=place, points=pts))
+            place = places(game, settings)
+            winner = game.seats[place.index(1)].score or Fraction(0)
+            second = game.seats[place.index(2)].score or Fraction(0) if len(game.seats) > 1 else winner
+            sign = 1 if settings.score_order == "high" else -1
+            for seat, p, pts in zip(game.seats, place, game_points(game, settings, first)):
+                own = seat.score or Fraction(0)
+                share = _ratio(own, winner, settings, lower=Fraction(0), upper=Fraction(1)) or Fraction(0)
+                finishes[seat.player].append(HeatFinish(
+                    heat=game.heat, table=game.table, size=len(game.seats), place=p, points=pts,
+                    share=Fraction(1) if p == 1 else share, margin=sign * (own - second) if p == 1 else Fraction(0)))
     return tuple(PlayerHeats(player=p, entered=tuple(entered[p]), finishes=tuple(finishes[p]))
                  for p in sorted(first))
 
@@ -382,7 +392,11 @@ class QualifierRow:
     alternate: int | None = None
     """k for alternate k, else ``None``."""
     note: str = ""
-    """How a tie at a cut stands, naming the others; empty when nothing is tied across a cut."""
+    """How a tie at a cut stands, naming the others; why a player may not advance; else empty."""
+    values: tuple[Fraction, ...] = ()
+    """The player's value for each step of :attr:`Qualification.chain`."""
+    eligible: bool = True
+    """Whether the method lets the player advance at all (RULES.md 5.8)."""
 
     @property
     def status_text(self) -> str:
@@ -396,10 +410,11 @@ class Qualification:
     """Everything the Qualifiers tab and the ``qualify`` command show."""
 
     method: str
-    """``HMW`` or ``HSW``."""
+    """``HMW``, ``HSW``, ``HMW-P``, ``HMW-T`` or ``HWO``."""
     ranking: str
     precedence: str
     qualifiers: int
+    """Seats in the first elimination round."""
     alternates: int
     rows: tuple[QualifierRow, ...]
     """In ranking order; equal players by name."""
@@ -408,17 +423,32 @@ class Qualification:
     these are the GM's to look at, under ``precedence`` they only say where the totals differ."""
     pending: tuple[tuple[int, int], ...]
     """(heat, table) of the tables with no result typed yet."""
+    chain: tuple[str, ...] = ()
+    """The heat tiebreaks ranked by, in order (RULES.md 5.8)."""
+    eligibility: str = ""
+    """Who may advance, in words."""
+    final: bool = False
+    """The qualifiers play the final directly (the semifinal becomes the final)."""
+    size_rules: tuple[str, ...] = ()
+    """The rules that decided :attr:`qualifiers`, one line each (RULES.md 5.9)."""
+    players: int = 0
+    """Players with a row in Heats."""
 
+    @property
+    def round_name(self) -> str:
+        """``final`` or ``semifinal``: the round the qualifiers play."""
+        return "final" if self.final else "semifinal"
 
-def _positional(position: int, points: Fraction, settings: Settings) -> tuple[Status, int | None]:
-    """The status of the ``position``-th player (from 1) if nobody were tied (RULES.md 5.5)."""
-    if points == 0:
-        return Status.OUT, None
-    if position <= settings.qualifiers:
-        return Status.QUALIFIED, None
-    if position <= settings.qualifiers + settings.alternates:
-        return Status.ALTERNATE, position - settings.qualifiers
-    return Status.OUT, None
+    @property
+    def qualified(self) -> tuple[PlayerId, ...]:
+        """The qualifiers in ranking order."""
+        return tuple(r.player for r in self.rows if r.status is Status.QUALIFIED)
+
+    @property
+    def alternate_order(self) -> tuple[PlayerId, ...]:
+        """The alternates, first alternate first."""
+        alts = sorted((r for r in self.rows if r.status is Status.ALTERNATE), key=lambda r: r.alternate or 0)
+        return tuple(r.player for r in alts)
 
 
 def _status_name(status: Status, alternate: int | None) -> str:
@@ -426,35 +456,53 @@ def _status_name(status: Status, alternate: int | None) -> str:
 
 
 def qualify(games: Sequence[HeatGame], settings: Settings) -> Qualification:
-    """Rank every player with a row in Heats and mark qualifiers, alternates and ties (RULES.md 5.5, 5.6).
+    """Rank every player with a row in Heats and mark qualifiers, alternates and ties (RULES.md 5.5-5.9).
 
-    ``ranking: latto`` ranks by the Latto total. ``ranking: precedence`` ranks by
-    :func:`precedence_steps`, then the total as the GM tiebreak; ``wbc2008`` adds average finish
-    (lower first) and a seeded dice roll (``random.Random(f"{seed}:dice:{player}")``). The top
-    ``qualifiers`` qualify and the next ``alternates`` are alternates in order; players without points
-    are neither. Players exactly equal on the ranking are never split: when a cut runs through them,
-    each is ``TIED`` and the note names the others; when the dice roll decided across a cut, the note
-    says so.
+    Players are ranked by the method's chain of heat tiebreaks (:func:`~sheetswiss.heat_methods.chain`;
+    ``ranking: latto`` is the Latto total alone, ``precedence`` the precedence then the total, ``wbc2008``
+    adding average finish and the seeded dice roll). Only players the method makes eligible advance; the
+    first :func:`~sheetswiss.heat_methods.advancement` seats qualify and the next ``alternates`` eligible
+    players are alternates in order. Players exactly equal on the chain are never split: when a cut runs
+    through them, each is ``TIED`` and the note names the others; when the dice roll decided across a
+    cut, the note says so.
     """
+    from .heat_methods import (
+        ELIGIBILITY_TEXT,
+        advancement,
+        chain,
+        chain_key,
+        eligibility,
+        eligible,
+        method_of,
+    )
+
     records = player_heats(games, settings)
-    steps = precedence_steps(settings)
-    dice = settings.ranking == "precedence" and settings.precedence == "wbc2008"
+    steps = chain(settings)
+    rule = eligibility(settings)
+    dice = "dice" in steps
+    keyed = {r.player: chain_key(r, steps, settings) for r in records}
+    ok = {r.player: eligible(r, rule) for r in records}
 
     def key(r: PlayerHeats) -> tuple[Fraction, ...]:
-        if settings.ranking == "latto":
-            return (r.points,)
-        own = (*(Fraction(v) for v in _precedence_key(r, steps)), r.points)
-        if settings.precedence == "wbc2008":
-            avg = r.average_finish
-            own = (*own, Fraction(avg is not None), -(avg or Fraction(0)))
-        return own
-
-    def dice_roll(r: PlayerHeats) -> int:
-        return random.Random(f"{settings.seed}:dice:{r.player}").getrandbits(64) if dice else 0
+        return tuple(v for s, v in zip(steps, keyed[r.player]) if s != "dice")
 
     ordered = sorted(records, key=lambda r: r.player)
-    ordered.sort(key=lambda r: (key(r), dice_roll(r)), reverse=True)
-    positional = [_positional(i, r.points, settings) for i, r in enumerate(ordered, start=1)]
+    ordered.sort(key=lambda r: keyed[r.player], reverse=True)
+    fit = advancement(len(records), sum(ok.values()), settings)
+    positional: list[tuple[Status, int | None]] = []
+    position = 0
+    for r in ordered:
+        if not ok[r.player]:
+            positional.append((Status.OUT, None))
+            continue
+        position += 1
+        if position <= fit.seats:
+            positional.append((Status.QUALIFIED, None))
+        elif position <= fit.seats + settings.alternates:
+            positional.append((Status.ALTERNATE, position - fit.seats))
+        else:
+            positional.append((Status.OUT, None))
+    step8 = "wbc2008 step 8" if settings.method in ("hmw", "hsw") and settings.precedence == "wbc2008" else "dice"
     rows: list[QualifierRow] = []
     end = 0
     for _, equal in itertools.groupby(ordered, key=key):
@@ -468,17 +516,22 @@ def qualify(games: Sequence[HeatGame], settings: Settings) -> Qualification:
             status, alternate = positional[i]
             note = ""
             if split and dice:
-                note = (f"equal with {others} until the dice roll (wbc2008 step 8, seed {settings.seed}), "
+                note = (f"equal with {others} until the dice roll ({step8}, seed {settings.seed}), "
                         f"which decided {where}")
             elif split:
                 status, alternate = Status.TIED, None
                 cuts = " / ".join(dict.fromkeys(_status_name(*positional[j]) for j in range(start, end)))
                 note = f"tied with {others} for {where} ({cuts}); the GM decides"
+            if not ok[r.player] and r.finishes and rule != "scored":
+                note = f"not eligible: {ELIGIBILITY_TEXT[rule]} may advance"
             rank = start + 1 if not dice else i + 1
             rows.append(QualifierRow(rank=rank, player=r.player, heats_played=r.heats_played, wins=r.wins,
                                      first_heat_win=r.first_heat_win, seconds=r.seconds, points=r.points,
-                                     status=status, alternate=alternate, note=note))
-    return Qualification(method=settings.method.upper(), ranking=settings.ranking, precedence=settings.precedence,
-                         qualifiers=settings.qualifiers, alternates=settings.alternates, rows=tuple(rows),
-                         inversions=inversions(records, settings),
-                         pending=tuple(sorted((g.heat, g.table) for g in games if not g.has_results)))
+                                     status=status, alternate=alternate, note=note, values=keyed[r.player],
+                                     eligible=ok[r.player]))
+    return Qualification(method=method_of(settings).name, ranking=settings.ranking, precedence=settings.precedence,
+                         qualifiers=fit.seats, alternates=settings.alternates, rows=tuple(rows),
+                         inversions=inversions(records, settings) if settings.method in ("hmw", "hsw") else (),
+                         pending=tuple(sorted((g.heat, g.table) for g in games if not g.has_results)),
+                         chain=steps, eligibility=ELIGIBILITY_TEXT[rule], final=fit.final, size_rules=fit.rules,
+                         players=len(records))

@@ -123,6 +123,15 @@ def _side_cost_base(text: str) -> Fraction:
     return base
 
 
+def _gm_tiebreak(text: str) -> tuple[str, ...]:
+    """``none``, or heat tiebreak names, comma-separated, each checked against the registry (RULES.md 5.8)."""
+    from .heat_methods import find_heat_tiebreak
+
+    if text.strip().lower() == "none":
+        return ()
+    return tuple(find_heat_tiebreak(name) for name in _names(text))
+
+
 def _ratio_cap(text: str) -> Fraction | None:
     """A number from 1, or ``none`` for no cap (RULES.md 5.4)."""
     if text.strip().lower() == "none":
@@ -253,9 +262,14 @@ SPECS: tuple[SettingSpec, ...] = (
                 section="3"),
     SettingSpec("seed", "", _int(0), "Random seed: the same workbook and seed give the same pairings.",
                 ("swiss", "heats"), "2.11"),
-    SettingSpec("method", "HMW", _choice("hmw", "hsw"),
-                "HMW (heats: most wins) or HSW (heats: single win, a first-heat win outranks two wins).",
-                ("heats",), "5.2"),
+    SettingSpec("method", "HMW", _choice("hmw", "hsw", "hmw-p", "hmw-t", "hwo"),
+                "HMW (heats: most wins), HSW (heats: single win, a first-heat win outranks two wins), HMW-P "
+                "(most wins, then place points 1000/100/10/1), HMW-T (winners and runners-up eligible) or HWO "
+                "(winners only).", ("heats",), "5.8"),
+    SettingSpec("gm_tiebreak", "", _gm_tiebreak,
+                "The method's GM-specific step: none, or heat tiebreaks comma-separated (wins, win_1st .. win_4th, "
+                "place_points, average_finish, seconds, best_share, margin, latto, dice); empty: the method's own "
+                "(HMW/HSW: ranking and precedence below).", ("heats",), "5.8"),
     SettingSpec("heat_first_win", "1500", _number, "Points for a win in the first heat entered (HMW), plus the ratio.",
                 ("heats",), "5.2"),
     SettingSpec("heat_hsw_first_win", "5000", _number,
@@ -277,7 +291,14 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("ratio_cap", "10", _ratio_cap,
                 "Largest score ratio a game can earn (also used when the other score is 0 or less); none: no cap.",
                 ("heats",), "5.4"),
-    SettingSpec("qualifiers", "16", _int(1), "Players who qualify for the semifinal.", ("heats",), "5.5"),
+    SettingSpec("qualifiers", "", _int(1),
+                "A fixed number who qualify, as seed 003's top 16, with no cap; empty: the semifinal rule below.",
+                ("heats",), "5.5"),
+    SettingSpec("semifinal", "", _int(2),
+                "Seats in the semifinal; empty: the optimum (final_size x final_size: 16 for 4-player tables); never "
+                "more than half the heat players, cut to whole tables.", ("heats",), "5.9"),
+    SettingSpec("final_size", "", _int(2),
+                "Players at a semifinal or final table; empty: the largest of table_sizes.", ("heats",), "5.9"),
     SettingSpec("alternates", "4", _int(0), "Alternates listed in order after the qualifiers.", ("heats",), "5.5"),
     SettingSpec("ranking", "latto", _choice("latto", "precedence"),
                 "latto: rank by total points (disagreements with the precedence are listed); precedence: rank by "
@@ -374,7 +395,10 @@ class Settings:
     table_sizes: tuple[int, ...] = (3, 4)
     score_offset: Fraction = Fraction(0)
     ratio_cap: Fraction | None = Fraction(10)
-    qualifiers: int = 16
+    gm_tiebreak: tuple[str, ...] | None = None
+    qualifiers: int | None = None
+    semifinal: int | None = None
+    final_size: int | None = None
     alternates: int = 4
     ranking: str = "latto"
     precedence: str = "seed003"

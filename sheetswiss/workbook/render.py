@@ -319,31 +319,63 @@ ALTERNATE_FILL = "FCE4D6"
 TIED_FILL = "FFF2CC"
 
 
+_SHOWN = {"wins", "win_1st", "seconds", "latto", "dice"}
+"""Chain steps the Qualifiers tab already shows in its own columns (the dice roll is no number to read)."""
+
+
 def qualifiers_tab(event_name: str, result: Qualification, when: dt.datetime) -> Tab:
-    """Qualifiers: rank, player, heats, wins, first-heat win, seconds, Latto points, status; qualifiers
-    shaded, alternates in another shade, a line under the last qualifier, ties and inversions named."""
-    header = ("Rank", "Player", "Heats", "Wins", "Won 1st heat", "Seconds", "Points", "Status", "Note")
+    """Qualifiers: rank, player, heats, wins, first-heat win, seconds, Latto points, status, then a column
+    for each other step of the method's chain, and the note; qualifiers shaded, alternates in another
+    shade, a line under the last qualifier; below, the rules that decided the size, ties and inversions."""
+    from ..heat_methods import HEAT_TIEBREAKS
+
+    extra = [(i, s) for i, s in enumerate(result.chain) if s not in _SHOWN]
+    header = ("Rank", "Player", "Heats", "Wins", "Won 1st heat", "Seconds", "Points", "Status",
+              *(HEAT_TIEBREAKS[s].title for _, s in extra), "Note")
     body: list[list[Value]] = [
         [r.rank, r.player, r.heats_played, r.wins, "yes" if r.first_heat_win else "", r.seconds, number(r.points),
-         r.status_text, r.note] for r in result.rows]
+         r.status_text, *(_chain_value(s, r.values[i]) if i < len(r.values) else None for i, s in extra), r.note]
+        for r in result.rows]
     fills = {Status.QUALIFIED: CUT_FILL, Status.ALTERNATE: ALTERNATE_FILL, Status.TIED: TIED_FILL}
     bands = [Band(3, 2 + len(body), 7, 7, number_format="0.00##")] if body else []
+    if body and extra:
+        bands.append(Band(3, 2 + len(body), 9, 8 + len(extra), number_format="0.##", center=True))
     for i, r in enumerate(result.rows):
         if r.status in fills:
             bands.append(Band(3 + i, 3 + i, 1, 8, fill=fills[r.status]))
     last = max((i for i, r in enumerate(result.rows) if r.status is Status.QUALIFIED), default=None)
     if last is not None:
         bands.append(Band(3 + last, 3 + last, 1, len(header), border_below=True))
-    footer = []
+    footer = [f"{result.qualifiers} qualify for the {result.round_name}: " + "; ".join(result.size_rules),
+              f"Method {result.method}: {result.eligibility} may advance; ranked by "
+              + ", ".join(HEAT_TIEBREAKS[s].title.lower() for s in result.chain)]
     if result.inversions:
         footer.append(f"{len(result.inversions)} pair(s) where the points contradict the precedence"
                       + (" (ranking: latto; consider ranking: precedence):" if result.ranking == "latto" else ":"))
         footer.extend(inv.text for inv in result.inversions)
     if result.pending:
         footer.append("Tables with no result yet: " + ", ".join(f"heat {h} table {t}" for h, t in result.pending))
-    title = (f"{event_name or 'Heats'}: qualifiers, {result.method}, ranking {result.ranking}, "
+    title = (f"{event_name or 'Heats'}: qualifiers, {result.method}, {_ranking_words(result)}, "
              f"top {result.qualifiers} + {result.alternates} alternates, updated {when:%Y-%m-%d %H:%M}")
     return tool_tab(QUALIFIERS, title, header, body, bands, footer)
+
+
+def _ranking_words(result: Qualification) -> str:
+    """``ranking latto`` or ``ranking precedence`` as set, or the chain's first steps for a method's own list."""
+    if result.method in ("HMW", "HSW") and "latto" in result.chain:
+        return f"ranking {result.ranking}"
+    return "ranked by " + ", ".join(result.chain[:3]) + (" ..." if len(result.chain) > 3 else "")
+
+
+def _chain_value(step: str, value: Fraction) -> Value:
+    """A chain value as the GM reads it: average finish as the average (not its negative), yes/no steps as such."""
+    if step == "average_finish":
+        return None if value <= -1000 else number(-value)
+    if step.startswith("win_"):
+        return "yes" if value else ""
+    if step == "best_share":
+        return float(value)
+    return number(value)
 
 
 LOG_HEADER = ("Time", "Command", "Input checksum", "Written")
