@@ -479,6 +479,7 @@ def _changes(draw: st.DrawFn) -> Changes:
     return Changes(tool_tabs=tool_tabs, appends=tuple(appends), updates=updates)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_changes())
 def test_random_writes_give_what_openpyxl_gives(changes: Changes) -> None:
@@ -494,6 +495,7 @@ def test_random_writes_give_what_openpyxl_gives(changes: Changes) -> None:
             assert ExcelBackend(path).read().tabs == values(path, data_only=True)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed here")
 def test_libreoffice_reads_what_the_fast_path_writes_into_its_own_file(tmp_path: Path) -> None:
     assert SOFFICE is not None

@@ -13,6 +13,7 @@ from sheetswiss import demo
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed here")
 def test_libreoffice_opens_the_finished_demo(tmp_path: Path) -> None:
     demo.run(tmp_path, progress=lambda line: None)

@@ -88,7 +88,8 @@ def _check_round(event: Event) -> None:
             return
 
 
-@pytest.mark.parametrize("n,rounds,seed", [(40, 4, 1), (81, 5, 2), (150, 6, 3), (301, 5, 4), (64, 9, 5)])
+@pytest.mark.parametrize("n,rounds,seed", [(40, 4, 1), (81, 5, 2), (150, 6, 3), (64, 9, 5),
+                                           pytest.param(301, 5, 4, marks=pytest.mark.slow)])
 def test_engine_equals_networkx_on_the_complete_graph(n: int, rounds: int, seed: int) -> None:
     event = _event(n, seed, drops=True)
     result = random_results(seed)
@@ -229,7 +230,9 @@ def _varied_event(n: int, seed: int) -> Event:
 
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("n,rounds,seed", [(17, 8, 11), (30, 7, 12), (45, 6, 13), (60, 8, 14), (99, 5, 15),
-                                           (120, 4, 16), (160, 3, 17), (251, 2, 18)])
+                                           (120, 4, 16),
+                                           pytest.param(160, 3, 17, marks=pytest.mark.slow),
+                                           pytest.param(251, 2, 18, marks=pytest.mark.slow)])
 def test_sparse_solve_is_exact_on_varied_events(n: int, rounds: int, seed: int) -> None:
     """Drops, late entries, byes, odd groups, clubs, every pattern and score distance: the sparse solve's
     pairing costs networkx's minimum on the complete graph, and a proven pairing is that minimum."""
@@ -287,6 +290,7 @@ def test_a_large_field_with_club_constraints_is_proven() -> None:
     assert proof is not None and proof.proven and proof.method == "sparse graph, LP duals"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("complete", [0, 10_000])
 def test_fallback_when_the_widening_does_not_settle(monkeypatch: pytest.MonkeyPatch, complete: int) -> None:
     """With a single round of widening, fields that need more fall back: small ones to the complete graph

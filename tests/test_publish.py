@@ -56,6 +56,7 @@ def dump(url: str, tmp: Path) -> str:
     return run.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed here")
 def test_phone_width_screenshot_and_find_by_name(site: Path, tmp_path: Path) -> None:
     assert CHROMIUM is not None
