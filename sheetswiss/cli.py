@@ -60,11 +60,15 @@ class Cli(click.Group):
                 f"Details: {ERROR_LOG}") from None
 
 
+def credentials_option(fn: F) -> F:
+    """``--credentials FILE`` (or $SHEETSWISS_CREDENTIALS), for any command that may open a Google Sheet."""
+    return click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS",
+                        help="Google credentials JSON (service-account key or authorised user) for a sheet.")(fn)
+
+
 def source_argument(fn: F) -> F:
     """The event: a path to an .xlsx workbook, or a Google Sheet's URL, ``gsheet:KEY`` or key."""
-    fn = click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS",
-                      help="Google credentials JSON (service-account key or authorised user) for a sheet.")(fn)
-    return click.argument("source", metavar="EVENT")(fn)
+    return click.argument("source", metavar="EVENT")(credentials_option(fn))
 
 
 def backend(source: str, credentials: str | None) -> Backend:
@@ -227,7 +231,7 @@ def playoffs(source: str, credentials: str | None, dry_run: bool) -> None:
 @click.option("--cut", type=click.IntRange(0), help="Top cut (default: the event's top_cut, else 8).")
 @click.option("--rounds", type=click.IntRange(1), help="Rounds to plan for (default: the fewest with x-1 safe).")
 @click.option("--prizes", metavar="AMOUNTS", help="Prize for each record from x-0 down, comma-separated: 500,200,50")
-@click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS", help="Google credentials JSON.")
+@credentials_option
 @dry_run_option
 def plan(source: str | None, players: int | None, cut: int | None, rounds: int | None, prizes: str | None,
          credentials: str | None, dry_run: bool) -> None:
@@ -257,7 +261,7 @@ def plan(source: str | None, players: int | None, cut: int | None, rounds: int |
 @click.argument("sources", metavar="EVENT...", nargs=-1, required=True)
 @click.option("--elo", is_flag=True, help="Also compute Elo ratings from every game, events in the order given.")
 @click.option("--into", metavar="EVENT", help="Write each player's Elo into EVENT's empty Players.Rating cells.")
-@click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS", help="Google credentials JSON.")
+@credentials_option
 @dry_run_option
 def rating(sources: tuple[str, ...], elo: bool, into: str | None, credentials: str | None, dry_run: bool) -> None:
     """Ratings across past events: the additive W x V rating (match wins x placing), and Elo with --elo.
@@ -281,8 +285,7 @@ def rating(sources: tuple[str, ...], elo: bool, into: str | None, credentials: s
 @cli.command()
 @click.argument("source", metavar="SOURCE")
 @click.argument("destination", metavar="DEST")
-@click.option("--credentials", metavar="FILE", envvar="SHEETSWISS_CREDENTIALS",
-              help="Google credentials JSON, when SOURCE or DEST is a Google Sheet.")
+@credentials_option
 @dry_run_option
 def copy(source: str, destination: str, credentials: str | None, dry_run: bool) -> None:
     """Copy an event between an .xlsx file and a Google Sheet (either way).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import random
 from collections import Counter
 from dataclasses import replace
@@ -219,8 +220,10 @@ def test_colours_keep_the_hard_limits_unless_score_groups_forbid() -> None:
                     assert colour_ok(sides_played(recs[t.a]), 1) and colour_ok(sides_played(recs[t.b]), 2)
             if broken:
                 breaks += len(broken)
+                allowed = _best_above_colour(event, hard_colour_allowed=True)
                 kept = _best_above_colour(event, hard_colour_allowed=False)
-                assert kept is None or kept > _best_above_colour(event, hard_colour_allowed=True)  # type: ignore[operator]
+                assert allowed is not None  # the round was paired, so some pairing exists
+                assert (math.inf if kept is None else kept) > allowed  # none keeping the limits, or all cost more
             event = add_round(event, pairing, result)
         within = [seq for seq in map(sides_played, history(event).values())
                   if abs(seq.count(1) - seq.count(2)) <= 2 and all(len(set(seq[k:k + 3])) > 1
