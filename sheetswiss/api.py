@@ -21,8 +21,9 @@ from pathlib import Path
 from .backends import sheet_key
 from .backends.base import Backend, Book, Changes, Update
 from .backends.excel import ExcelBackend
+from .elimination import RoundSeating
 from .errors import SheetswissError, WorkbookUnavailable
-from .heats import HeatGame
+from .heats import HeatGame, Qualification
 from .heats import qualify as heat_qualify
 from .model import Event, Player, PlayerId
 from .pairing import Pairing, check_pairing, pair_round
@@ -34,16 +35,19 @@ from .standings import explain as explain_standing
 from .tiebreaks import number_text
 from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
 from .workbook.parse import Columns, cell_text, parse_event, parse_players, parse_settings_tab, parse_signups
-from .workbook.parse_heats import parse_heats
+from .workbook.parse_heats import parse_attendance, parse_heat_tab, parse_heats
 from .workbook.render import (
     copied_tabs,
     heats_append,
     log_tab,
     pairings_tab,
+    places_tab,
     plan_tab,
     playoffs_tab,
     qualifiers_tab,
     results_append,
+    round_append,
+    round_seating_tab,
     seating_tab,
     standings_tab,
     template_tabs,
@@ -51,6 +55,7 @@ from .workbook.render import (
 
 __all__ = [
     "Report",
+    "advance",
     "copy",
     "login",
     "new",
@@ -436,6 +441,95 @@ def qualify(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
         lines.extend(f"  {inv.text}" for inv in result.inversions)
     lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
     return Report(tuple(lines), result)
+
+
+def advance(source: str | Backend, *, absent: Sequence[str] = (), dry_run: bool = False,
+            now: dt.datetime | None = None) -> Report:
+    """Seat the next elimination round of a heat event, or write the places once the final is scored
+    (RULES.md 5.10, 5.11).
+
+    The first round is seated from the qualifiers present; each next one from the winners of the round
+    before, once every table of it is scored. Who is absent: ``absent`` (names as in Players), and the
+    players not marked in a Players column headed with the round's name (``Semifinal``) when it has marks.
+    The rows go to Heats with the round's name in Heat; Seating shows the tables.
+    """
+    from .elimination import check_rounds, final_places, seat_first_round, seat_next_round
+
+    backend = open_backend(source)
+    book = backend.read()
+    settings = parse_settings_tab(book)
+    if settings.format != "heats":
+        raise SheetswissError("Settings: format is swiss; advance is for heat events")
+    everyone = parse_players(book)
+    heats, rounds = parse_heat_tab(book, settings, everyone)
+    result = heat_qualify(heats, settings)
+    check_rounds(result, rounds, settings)
+    known = {p.name.lower(): p.name for p in everyone}
+    unknown = [name for name in absent if name.strip().lower() not in known]
+    if unknown:
+        raise SheetswissError(f"--absent: {', '.join(map(repr, unknown))} not in Players")
+    away = {known[name.strip().lower()] for name in absent}
+    when = _now(now)
+    stamp = f"{when:%Y-%m-%d %H:%M:%S}"
+    if rounds and rounds[-1].stage == "final":
+        rows = final_places(rounds, settings)
+        report = _places_report(settings, result, heats, rounds)
+        written = "Places"
+        changes = Changes(tool_tabs=(places_tab(settings.event_name, rows, report, when),
+                                     log_tab(book, (stamp, "advance", checksum(book), written))))
+        if not dry_run:
+            backend.write(changes)
+        lines = ["Final places (" + settings.event_name + ")"]
+        lines.extend(f"  {str(r.place) + ('=' if r.tied else ''):>3}  {r.player:<28} {r.how}" for r in rows)
+        lines.extend(f"  tied: {r.player} with {', '.join(r.tied)}; the rules cannot split them"
+                     for r in rows if r.tied)
+        lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+        return Report(tuple(lines), rows)
+
+    def seat(gone: set[str]) -> RoundSeating:
+        return seat_next_round(result, rounds, settings, gone) if rounds else seat_first_round(result, settings, gone)
+
+    seating = seat(away)
+    marked = parse_attendance(book, seating.stage, everyone)
+    if marked is not None:
+        seating = seat(away | marked)
+    append = round_append(book, seating)
+    last = append.first_row + len(append.rows) - 1
+    written = f"Heats rows {append.first_row}-{last} ({seating.stage}), Seating"
+    changes = Changes(tool_tabs=(round_seating_tab(settings.event_name, seating, when),
+                                 log_tab(book, (stamp, f"advance ({seating.stage})", checksum(book), written))),
+                      appends=(append,))
+    if not dry_run:
+        backend.write(changes)
+    sizes = "+".join(str(len(t.players)) for t in seating.tables)
+    lines = [f"{seating.stage.capitalize()}: {len(seating.players)} players at {len(seating.tables)} "
+             f"table{'s' if len(seating.tables) != 1 else ''} ({sizes}), seeds spread across the tables"]
+    lines.extend(f"  {r.text}" for r in seating.replacements)
+    lines.extend(f"  {note}" for note in seating.notes)
+    lines.extend(f"  table {t.number}: " + ", ".join(f"{p} ({s})" for p, s in zip(t.players, t.seeds))
+                 for t in seating.tables)
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    after = "the places" if seating.stage == "final" else "the next round"
+    lines.append(f"Next: type the {seating.stage} scores in Heats, then run: sheetswiss advance {backend.label} "
+                 f"for {after}")
+    return Report(tuple(lines), seating)
+
+
+def _places_report(settings: Settings, result: Qualification, heats: Sequence[HeatGame],
+                   rounds: Sequence[HeatGame]) -> list[str]:
+    """The lines of the report under the places: event, method, players, heats and the rounds played."""
+    played = []
+    for stage in dict.fromkeys(g.stage for g in rounds):
+        tables = [g for g in rounds if g.stage == stage]
+        played.append(f"{stage} {sum(len(g.seats) for g in tables)} at {len(tables)} "
+                      f"table{'s' if len(tables) != 1 else ''}")
+    return [f"Event: {settings.event_name}",
+            f"Method: {result.method} ({result.eligibility} may advance; ranked by {', '.join(result.chain)})",
+            f"Players: {result.players}; heats: {len({g.heat for g in heats})}; tables: {len(heats)}",
+            f"Advancement: {result.qualifiers} to the {result.round_name} ({'; '.join(result.size_rules)})",
+            "Rounds: " + ", ".join(played),
+            f"Places: 1 to {settings.plaques} (plaques); after the final's order, the runners-up of the round "
+            "before by score as a share of their table winner's, then raw score"]
 
 
 def _playoff_seeds(book: Book) -> list[str]:

@@ -190,6 +190,30 @@ def qualify(source: str, credentials: str | None, dry_run: bool) -> None:
 
 @cli.command()
 @source_argument
+@click.option("--absent", "names", metavar='"A, B, ..."',
+              help="Players who did not show up for the round (also: a Players column headed with the round's "
+                   "name, e.g. Semifinal, marking who showed up).")
+@dry_run_option
+def advance(source: str, credentials: str | None, names: str | None, dry_run: bool) -> None:
+    """Seat the next elimination round of a heat event, or write the places after the final.
+
+    The first run seats the quarterfinal, semifinal or final from the qualifiers present (an absent
+    qualifier's seat goes to the next alternate); each next run seats the next round from the winners,
+    once its scores are typed in Heats; after the final it writes the Places tab.
+
+    Example:
+
+    \b
+        sheetswiss advance puerto-rico.xlsx --absent "Bo Berg"
+    """
+    from . import api
+
+    absent = [n.strip() for n in names.split(",") if n.strip()] if names else []
+    click.echo(api.advance(backend(source, credentials), absent=absent, dry_run=dry_run).text())
+
+
+@cli.command()
+@source_argument
 @click.argument("out", metavar="OUT_DIR")
 def publish(source: str, credentials: str | None, out: str) -> None:
     """Write a static, phone-friendly page set for players into OUT_DIR.
@@ -323,8 +347,9 @@ def login(client_secret: str) -> None:
 
 @cli.command()
 @click.argument("directory", default=".", metavar="[DIR]")
-@click.option("--format", "format_", type=click.Choice(["swiss", "heats"]), default="swiss", show_default=True,
-              help="swiss: 40 players, 6 rounds; heats: 60 players, 4 heats.")
+@click.option("--format", "format_", type=click.Choice(["swiss", "heats", "wbc"]), default="swiss",
+              show_default=True, help="swiss: 40 players, 6 rounds; heats: 60 players, 4 heats; wbc: 60 players, "
+              "3 heats under HMW-P, then the semifinal, the final and the places.")
 @click.option("--seed", type=int, default=2026, show_default=True, help="Random seed of the sample event.")
 def demo(directory: str, format_: str, seed: int) -> None:
     """Play a sample event through and leave the finished workbook in DIR.
@@ -334,10 +359,11 @@ def demo(directory: str, format_: str, seed: int) -> None:
     \b
         sheetswiss demo /tmp/demo
         sheetswiss demo /tmp/demo --format heats
+        sheetswiss demo /tmp/demo --format wbc
     """
     from . import demo as demo_module
 
-    run = demo_module.run if format_ == "swiss" else demo_module.run_heats
+    run = {"swiss": demo_module.run, "heats": demo_module.run_heats, "wbc": demo_module.run_wbc}[format_]
     click.echo(run(directory, seed=seed, progress=click.echo).text())
 
 

@@ -3,7 +3,9 @@
 ``sheetswiss demo`` creates a 40-player Swiss workbook (ratings and clubs, one late entry, one
 drop), then round by round pairs, types simulated results into Results as a GM would, and finally
 writes the standings. ``sheetswiss demo --format heats`` seats a 60-player WBC-style event over four
-heats, types simulated scores into Heats, and ranks the qualifiers.
+heats, types simulated scores into Heats, and ranks the qualifiers. ``sheetswiss demo --format wbc``
+plays a 60-player, 3-heat HMW-P event from the first heat to the plaques: heats, qualifiers, the
+semifinal (one qualifier absent, so the first alternate plays), the final and the places.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from pathlib import Path
 from . import api
 from .backends.base import Value
 from .backends.excel import ExcelBackend
+from .heats import Qualification
 from .workbook.parse import parse_event
 
-__all__ = ["run", "run_heats"]
+__all__ = ["run", "run_heats", "run_wbc"]
 
 FIRST = ("Ana", "Bo", "Caro", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Milo", "Nia",
          "Omar", "Pia", "Quinn", "Rosa", "Sam", "Tove")
@@ -122,5 +125,64 @@ def run_heats(directory: str | Path, *, seed: int = 2026, progress: Callable[[st
             scores.update({f"D{r}": points for r, points in zip(rows, drawn, strict=True)})
         backend.fill_cells("Heats", scores)
     final = api.qualify(source)
+    progress(f"Finished: {path}")
+    return final
+
+
+WBC_HEATS = 3
+
+
+def _type_scores(backend: ExcelBackend, heat: Value, rng: random.Random) -> None:
+    """Type distinct scores for every table of ``heat`` (a number, or a round's name) with no score yet."""
+    tables: dict[Value, list[int]] = {}
+    for r, row in enumerate(backend.read().rows("Heats")[1:], start=2):
+        if row[0] == heat and (len(row) < 4 or row[3] is None):
+            tables.setdefault(row[1], []).append(r)
+    scores: dict[str, Value] = {}
+    for rows in tables.values():  # distinct scores at a table, so places need no GM tiebreak
+        drawn = rng.sample(range(20, 61), len(rows))
+        scores.update({f"D{r}": points for r, points in zip(rows, drawn, strict=True)})
+    backend.fill_cells("Heats", scores)
+
+
+def run_wbc(directory: str | Path, *, seed: int = 2026, progress: Callable[[str], None] = print) -> api.Report:
+    """Create ``directory/sheetswiss-wbc-demo.xlsx`` (60 players, 3 heats, HMW-P) and play it from the first
+    heat to the plaques; return the places report."""
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "sheetswiss-wbc-demo.xlsx"
+    path.unlink(missing_ok=True)
+    source = str(path)
+    api.new(source, format="heats", seed=seed)
+    backend = ExcelBackend(path)
+    wanted: dict[str, Value] = {"event_name": "sheetswiss demo WBC", "method": "HMW-P", "gm_tiebreak": "margin"}
+    backend.fill_cells("Settings", {f"B{r}": wanted[str(row[0])]
+                                    for r, row in enumerate(backend.read().rows("Settings")[1:], start=2)
+                                    if row and str(row[0]) in wanted})
+    players = _players(seed, 60)
+    typed: dict[str, Value] = {}
+    for r, (name, _, club) in enumerate(players, start=2):
+        typed.update({f"A{r}": name, f"C{r}": club})
+    backend.fill_cells("Players", typed)
+    progress(f"Demo WBC event: {len(players)} players, {WBC_HEATS} heats, HMW-P, in {path}")
+    rng = random.Random(f"{seed}:demo:wbc")
+    for heat in range(1, WBC_HEATS + 1):
+        present = sorted(rng.sample([name for name, _, _ in players], rng.randrange(28, 41)))
+        progress(f"$ sheetswiss seat {path.name} --heat {heat} --players ...")
+        progress(api.seat(source, heat=heat, players=present).lines[0])
+        _type_scores(backend, heat, rng)
+    progress(f"$ sheetswiss qualify {path.name}")
+    qualified = api.qualify(source)
+    progress(qualified.text())
+    assert isinstance(qualified.data, Qualification)
+    absent = qualified.data.qualified[0]  # the top seed does not show up: the first alternate plays
+    progress(f'$ sheetswiss advance {path.name} --absent "{absent}"')
+    progress(api.advance(source, absent=[absent]).text())
+    _type_scores(backend, "semifinal", rng)
+    progress(f"$ sheetswiss advance {path.name}")
+    progress(api.advance(source).text())
+    _type_scores(backend, "final", rng)
+    progress(f"$ sheetswiss advance {path.name}")
+    final = api.advance(source)
     progress(f"Finished: {path}")
     return final

@@ -312,9 +312,15 @@ def advancement(players: int, ranked_eligible: int, settings: Settings) -> Advan
             rules.append(f"{seats} winners, no more than a final table of {t}: straight to the final")
             return Advancement(seats=seats, final=True, table=t, cap=cap, rules=tuple(rules))
         return Advancement(seats=seats, final=False, table=t, cap=cap, rules=tuple(rules))
-    want = settings.semifinal if settings.semifinal is not None else t * t
-    rules.append(f"semifinal setting: {want}" if settings.semifinal is not None
-                 else f"optimum for {t}-player tables: {want}")
+    if settings.quarterfinal is not None:
+        want = settings.quarterfinal
+        rules.append(f"quarterfinal setting: {want}")
+    elif settings.semifinal is not None:
+        want = settings.semifinal
+        rules.append(f"semifinal setting: {want}")
+    else:
+        want = t * t
+        rules.append(f"optimum for {t}-player tables: {want}")
     limit = want
     if cap < limit:
         limit = cap

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import final
 
-from .errors import BadWorkbook
+from .errors import BadWorkbook, SheetswissError
 from .model import CellRef, PlayerId
 from .settings import Settings
 
@@ -39,6 +39,7 @@ __all__ = [
     "player_heats",
     "precedence_steps",
     "qualify",
+    "score_share",
 ]
 
 
@@ -58,6 +59,8 @@ class HeatSeat:
     """E.g. ``Heats!D12``; messages about the score name it (the player's name when empty)."""
     place_cell: CellRef = ""
     """E.g. ``Heats!E12``, or empty when the tab has no Place column."""
+    player_cell: CellRef = ""
+    """E.g. ``Heats!C12``: where the player's name is."""
 
 
 @final
@@ -66,20 +69,24 @@ class HeatGame:
     """One table of one heat: its players in Heats-tab order."""
 
     heat: int
+    """The heat's number; 0 for an elimination round's table."""
     table: int
     seats: tuple[HeatSeat, ...]
+    stage: str = ""
+    """``quarterfinal``, ``semifinal`` or ``final`` for an elimination round's table (RULES.md 5.10); empty
+    for a heat."""
 
     def __post_init__(self) -> None:
-        if self.heat < 1 or self.table < 1:
+        if (self.heat < 1 and not self.stage) or self.table < 1:
             raise ValueError("heats and tables are numbered from 1")
         names = [s.player for s in self.seats]
         if not names or len(set(names)) != len(names):
-            raise ValueError(f"heat {self.heat} table {self.table} needs players, each once")
+            raise ValueError(f"{self.label} needs players, each once")
 
     @property
     def label(self) -> str:
-        """``heat 2 table 3``, for messages."""
-        return f"heat {self.heat} table {self.table}"
+        """``heat 2 table 3`` or ``semifinal table 1``, for messages."""
+        return f"{self.stage or f'heat {self.heat}'} table {self.table}"
 
     @property
     def has_results(self) -> bool:
@@ -146,6 +153,18 @@ def _ratio(own: Fraction, other: Fraction, settings: Settings, *, lower: Fractio
         return Fraction(1) if num == den else (upper if num > den else lower)
     value = max(num / den, lower)
     return value if upper is None else min(value, upper)
+
+
+def score_share(own: Fraction, winner: Fraction, settings: Settings) -> Fraction:
+    """``own`` as a share of the table winner's score, clipped to [0, 1], with ``score_offset`` and
+    ``score_order`` (RULES.md 5.4's s; 5.11 ranks semifinal runners-up by it).
+
+    >>> score_share(Fraction(15), Fraction(39, 2), Settings())
+    Fraction(10, 13)
+    """
+    share = _ratio(own, winner, settings, lower=Fraction(0), upper=Fraction(1))
+    assert share is not None  # the upper bound is 1
+    return share
 
 
 def game_points(game: HeatGame, settings: Settings, first_heat: Mapping[PlayerId, int]) -> tuple[Fraction, ...]:
@@ -433,11 +452,9 @@ class Qualification:
     """The rules that decided :attr:`qualifiers`, one line each (RULES.md 5.9)."""
     players: int = 0
     """Players with a row in Heats."""
+    round_name: str = "semifinal"
+    """The round the qualifiers play: ``quarterfinal``, ``semifinal`` or ``final`` (RULES.md 5.10)."""
 
-    @property
-    def round_name(self) -> str:
-        """``final`` or ``semifinal``: the round the qualifiers play."""
-        return "final" if self.final else "semifinal"
 
     @property
     def qualified(self) -> tuple[PlayerId, ...]:
@@ -466,6 +483,7 @@ def qualify(games: Sequence[HeatGame], settings: Settings) -> Qualification:
     through them, each is ``TIED`` and the note names the others; when the dice roll decided across a
     cut, the note says so.
     """
+    from .elimination import round_names
     from .heat_methods import (
         ELIGIBILITY_TEXT,
         advancement,
@@ -502,6 +520,10 @@ def qualify(games: Sequence[HeatGame], settings: Settings) -> Qualification:
             positional.append((Status.ALTERNATE, position - fit.seats))
         else:
             positional.append((Status.OUT, None))
+    try:
+        first_round = "final" if fit.final else round_names(fit.seats, settings)[0]
+    except SheetswissError:
+        first_round = "semifinal"
     step8 = "wbc2008 step 8" if settings.method in ("hmw", "hsw") and settings.precedence == "wbc2008" else "dice"
     rows: list[QualifierRow] = []
     end = 0
@@ -534,4 +556,4 @@ def qualify(games: Sequence[HeatGame], settings: Settings) -> Qualification:
                          inversions=inversions(records, settings) if settings.method in ("hmw", "hsw") else (),
                          pending=tuple(sorted((g.heat, g.table) for g in games if not g.has_results)),
                          chain=steps, eligibility=ELIGIBILITY_TEXT[rule], final=fit.final, size_rules=fit.rules,
-                         players=len(records))
+                         players=len(records), round_name=first_round)

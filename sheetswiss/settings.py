@@ -132,6 +132,14 @@ def _gm_tiebreak(text: str) -> tuple[str, ...]:
     return tuple(find_heat_tiebreak(name) for name in _names(text))
 
 
+def _plaques(text: str) -> int:
+    """Places that win a plaque: 1 to 6 (a Century event awards 2 to 6, a trial event 1; RULES.md 5.11)."""
+    value = _int(1)(text)
+    if value > 6:
+        raise ValueError(f"{text!r} is more than 6; WBC awards at most 6 plaques")
+    return value
+
+
 def _ratio_cap(text: str) -> Fraction | None:
     """A number from 1, or ``none`` for no cap (RULES.md 5.4)."""
     if text.strip().lower() == "none":
@@ -299,6 +307,17 @@ SPECS: tuple[SettingSpec, ...] = (
                 "more than half the heat players, cut to whole tables.", ("heats",), "5.9"),
     SettingSpec("final_size", "", _int(2),
                 "Players at a semifinal or final table; empty: the largest of table_sizes.", ("heats",), "5.9"),
+    SettingSpec("quarterfinal", "", _int(2),
+                "Seats in a quarterfinal before the semifinal (Splendor: 27/36/48/64); empty: none.",
+                ("heats",), "5.10"),
+    SettingSpec("absent_winner", "runner_up", _choice("runner_up", "none"),
+                "An absent winner's seat in the next round: the closest runner-up of their table (runner_up), or "
+                "left empty (none).", ("heats",), "5.10"),
+    SettingSpec("final_fill", "allowed", _choice("allowed", "full", "none"),
+                "Fewer semifinal winners than final_size: the closest runners-up fill the final to the smallest "
+                "allowed table size (allowed), to final_size (full), or not at all (none).", ("heats",), "5.10"),
+    SettingSpec("plaques", "6", _plaques, "Places listed in the Places tab (the plaques, 1 to 6).",
+                ("heats",), "5.11"),
     SettingSpec("alternates", "4", _int(0), "Alternates listed in order after the qualifiers.", ("heats",), "5.5"),
     SettingSpec("ranking", "latto", _choice("latto", "precedence"),
                 "latto: rank by total points (disagreements with the precedence are listed); precedence: rank by "
@@ -399,6 +418,10 @@ class Settings:
     qualifiers: int | None = None
     semifinal: int | None = None
     final_size: int | None = None
+    quarterfinal: int | None = None
+    absent_winner: str = "runner_up"
+    final_fill: str = "allowed"
+    plaques: int = 6
     alternates: int = 4
     ranking: str = "latto"
     precedence: str = "seed003"

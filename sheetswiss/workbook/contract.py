@@ -8,6 +8,7 @@ __all__ = [
     "HEATS",
     "LOG",
     "PAIRINGS",
+    "PLACES",
     "PLAN",
     "PLAYERS",
     "PLAYOFFS",
@@ -30,6 +31,7 @@ QUALIFIERS = "Qualifiers"
 SEATING = "Seating"
 PLAYOFFS = "Playoffs"
 PLAN = "Plan"
+PLACES = "Places"
 
 GM_TABS = (SETTINGS, PLAYERS, RESULTS, HEATS)
 """Tabs the GM owns: the tool reads them and only appends rows to Results and Heats."""

@@ -12,13 +12,13 @@ from fractions import Fraction
 
 from ..backends.base import Book, Value
 from ..errors import BadWorkbook
-from ..heats import HeatGame, HeatSeat, first_heats, game_points
+from ..heats import HeatGame, HeatSeat, first_heats, game_points, places
 from ..model import Player
 from ..settings import Settings, parse_number
-from .contract import HEADERS, HEATS
+from .contract import HEADERS, HEATS, PLAYERS
 from .parse import Columns, cell_text, player_name, whole_number
 
-__all__ = ["parse_heats"]
+__all__ = ["STAGE_ORDER", "STAGE_WORDS", "parse_attendance", "parse_heat_tab", "parse_heats"]
 
 
 def _score(cols: Columns, row: tuple[Value, ...], r: int) -> Fraction | None:
@@ -39,54 +39,101 @@ def _score(cols: Columns, row: tuple[Value, ...], r: int) -> Fraction | None:
 
 
 
-def parse_heats(book: Book, settings: Settings, players: tuple[Player, ...]) -> tuple[HeatGame, ...]:
-    """Every table of the Heats tab, by heat and table, checked (RULES.md 5.3).
+STAGE_WORDS = {"quarterfinal": "quarterfinal", "qf": "quarterfinal", "quarter-final": "quarterfinal",
+               "quarter final": "quarterfinal", "semifinal": "semifinal", "sf": "semifinal",
+               "semi-final": "semifinal", "semi final": "semifinal", "final": "final", "f": "final"}
+"""What a GM may type in Heat for an elimination round's row (RULES.md 5.10); the tool writes the full word."""
 
-    Errors: a missing or non-whole Heat or Table, a player not in Players or twice in one heat, a
-    Score that is not a number (or that the spreadsheet turned into a date), a table size outside
+STAGE_ORDER = ("quarterfinal", "semifinal", "final")
+
+
+def parse_heats(book: Book, settings: Settings, players: tuple[Player, ...]) -> tuple[HeatGame, ...]:
+    """Every heat table of the Heats tab, by heat and table, checked (RULES.md 5.3); the elimination rounds'
+    rows are checked too but left out (:func:`parse_heat_tab` gives both)."""
+    return parse_heat_tab(book, settings, players)[0]
+
+
+def parse_heat_tab(book: Book, settings: Settings,
+                   players: tuple[Player, ...]) -> tuple[tuple[HeatGame, ...], tuple[HeatGame, ...]]:
+    """The heat tables and the elimination rounds' tables of the Heats tab, each checked (RULES.md 5.3, 5.10).
+
+    A row whose Heat is ``quarterfinal``, ``semifinal`` or ``final`` (or QF, SF, F) belongs to that round.
+    Errors: a missing or non-whole Heat or Table, a player not in Players or twice in one heat or round, a
+    Score that is not a number (or that the spreadsheet turned into a date), a heat table size outside
     ``table_sizes``, and for a table with any Score or Place typed every error of
     :func:`~sheetswiss.heats.game_points` (missing scores, Place typed for some, ties at first or
     second, a second's score of 0 with no ``ratio_cap``). A table with no Score and no Place is not
-    played yet and is accepted as it is.
+    played yet and is accepted as it is. Rounds come in the order quarterfinal, semifinal, final.
     """
     cols = Columns(book, HEATS, HEADERS[HEATS][:4], HEADERS[HEATS][4:])
     known = {p.name.lower(): p.name for p in players}
-    seen: dict[tuple[int, str], int] = {}
-    tables: dict[tuple[int, int], list[HeatSeat]] = defaultdict(list)
-    table_cells: dict[tuple[int, int], list[str]] = defaultdict(list)
+    seen: dict[tuple[int | str, str], int] = {}
+    tables: dict[tuple[int | str, int], list[HeatSeat]] = defaultdict(list)
+    table_cells: dict[tuple[int | str, int], list[str]] = defaultdict(list)
     for r, row in enumerate(cols.rows, start=2):
         if all(cell_text(v) == "" for v in row):
             continue
-        numbers = []
-        for column in ("Heat", "Table"):
-            number = whole_number(cols, row, column, r, 1)
+        stage = STAGE_WORDS.get(" ".join(cell_text(cols.get(row, "Heat")).lower().split()))
+        heat: int | str
+        if stage is not None:
+            heat = stage
+        else:
+            number = whole_number(cols, row, "Heat", r, 1)
             if number is None:
-                raise BadWorkbook(f"{cols.ref(column, r)}: the {column.lower()} number is missing")
-            numbers.append(number)
-        heat, table = numbers
+                raise BadWorkbook(f"{cols.ref('Heat', r)}: the heat number is missing")
+            heat = number
+        table = whole_number(cols, row, "Table", r, 1)
+        if table is None:
+            raise BadWorkbook(f"{cols.ref('Table', r)}: the table number is missing")
         text = player_name(cols, row, "Player", r)
         if text.lower() not in known:
             what = f"{text!r} is not in Players" if text else "the player is missing"
             raise BadWorkbook(f"{cols.ref('Player', r)}: {what}")
         name = known[text.lower()]
         if (heat, name) in seen:
-            raise BadWorkbook(f"{cols.ref('Player', r)}: {name!r} is in heat {heat} twice "
+            where = f"the {heat}" if isinstance(heat, str) else f"heat {heat}"
+            raise BadWorkbook(f"{cols.ref('Player', r)}: {name!r} is in {where} twice "
                               f"(also row {seen[heat, name]})")
         seen[heat, name] = r
         has_place = "Place" in cols.index
         place = whole_number(cols, row, "Place", r, 1) if has_place else None
         tables[heat, table].append(HeatSeat(
             player=name, score=_score(cols, row, r), place=place, row=r, score_cell=cols.ref("Score", r),
-            place_cell=cols.ref("Place", r) if has_place else ""))
+            place_cell=cols.ref("Place", r) if has_place else "", player_cell=cols.ref("Player", r)))
         table_cells[heat, table].append(cols.ref("Table", r))
-    games = tuple(HeatGame(heat=h, table=t, seats=tuple(seats)) for (h, t), seats in sorted(tables.items()))
+    games = tuple(HeatGame(heat=h, table=t, seats=tuple(seats))
+                  for (h, t), seats in sorted(((k[0], k[1]), v) for k, v in tables.items() if isinstance(k[0], int)))
+    rounds = tuple(HeatGame(heat=0, table=t, stage=str(h), seats=tuple(seats))
+                   for (h, t), seats in sorted(((k, v) for k, v in tables.items() if isinstance(k[0], str)),
+                                               key=lambda kv: (STAGE_ORDER.index(str(kv[0][0])), kv[0][1])))
     allowed = " or ".join(map(str, settings.table_sizes))
     for game in games:
         if len(game.seats) not in settings.table_sizes:
             raise BadWorkbook(f"{', '.join(table_cells[game.heat, game.table])}: {game.label} has "
                               f"{len(game.seats)} players; table_sizes allows {allowed}")
+    for game in rounds:
+        if len(game.seats) < 2:
+            raise BadWorkbook(f"{', '.join(table_cells[game.stage, game.table])}: {game.label} has one player; "
+                              "a table needs two at least")
     first = first_heats(games)
     for game in games:
         if game.has_results:
             game_points(game, settings, first)  # raises the table's first problem, naming its cells
-    return games
+    for game in rounds:
+        if game.has_results:
+            places(game, settings)
+    return games, rounds
+
+
+def parse_attendance(book: Book, stage: str, players: tuple[Player, ...]) -> set[str] | None:
+    """Who is absent for an elimination round, from a column of Players headed with the round's name
+    (``Semifinal``): once any player is marked there, the unmarked and those marked ``no`` or ``absent``
+    are absent. ``None`` when Players has no such column or no mark in it."""
+    header = stage.capitalize()
+    cols = Columns(book, PLAYERS, ["Name"], [header])
+    if header not in cols.index:
+        return None
+    marks = {cell_text(cols.get(row, "Name")).lower(): cell_text(cols.get(row, header)).lower() for row in cols.rows}
+    if not any(marks.values()):
+        return None
+    return {p.name for p in players if marks.get(p.name.lower(), "") in ("", "no", "n", "0", "absent")}

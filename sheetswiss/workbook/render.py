@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..backends.base import Append, Band, Book, Tab, TabFormat, Value
+from ..elimination import PlaceRow, RoundSeating
 from ..heats import Qualification, Status
 from ..model import Event, PlayerId
 from ..pairing import Pairing
@@ -25,6 +26,7 @@ from .contract import (
     HEATS,
     LOG,
     PAIRINGS,
+    PLACES,
     PLAN,
     PLAYERS,
     PLAYOFFS,
@@ -45,10 +47,13 @@ __all__ = [
     "log_tab",
     "number",
     "pairings_tab",
+    "places_tab",
     "plan_tab",
     "playoffs_tab",
     "qualifiers_tab",
     "results_append",
+    "round_append",
+    "round_seating_tab",
     "seating_tab",
     "side_labels",
     "standings_tab",
@@ -313,6 +318,45 @@ def seating_tab(event_name: str, seating: Seating, when: dt.datetime) -> Tab:
         footer.insert(0, "Could not be avoided:")
     title = f"{event_name or 'Heats'}: heat {seating.heat} seating, {when:%Y-%m-%d %H:%M}"
     return tool_tab(SEATING, title, ("Table", "Seat", "Player", "", "Player", "Table"), grid, bands, footer)
+
+
+def round_append(book: Book, seating: RoundSeating) -> Append:
+    """An elimination round's rows for Heats: Heat is the round's name (``semifinal``), one row per player
+    per table in seat order, Score and Place empty (RULES.md 5.10)."""
+    return append_rows(book, HEATS, [{"Heat": seating.stage, "Table": t.number, "Player": name}
+                                     for t in seating.tables for name in t.players])
+
+
+def round_seating_tab(event_name: str, seating: RoundSeating, when: dt.datetime) -> Tab:
+    """Seating for an elimination round: each table with its players' seeds (heat ranking), and beside it
+    every player by name with their table; below, who replaced whom."""
+    by_table: list[list[Value]] = [[t.number, seat, name, seed] for t in seating.tables
+                                   for seat, (name, seed) in enumerate(zip(t.players, t.seeds, strict=True), 1)]
+    table_of = {name: t.number for t in seating.tables for name in t.players}
+    by_name: list[list[Value]] = [[name, table_of[name]] for name in sorted(table_of, key=lambda n: (n.casefold(), n))]
+    grid: list[list[Value]] = [[*a, None, *b] for a, b in zip(by_table, by_name, strict=True)]
+    firsts = [i for i, row in enumerate(by_table) if row[1] == 1]
+    bands = [Band(3 + i, 3 + i, 1, 4, bold=True) for i in firsts]
+    if by_table:
+        bands.append(Band(3, 2 + len(by_table), 4, 4, center=True))
+    footer = [r.text for r in seating.replacements] + list(seating.notes)
+    footer.append("Seed: the player's place in the heat ranking (Qualifiers); seeds are spread across the tables")
+    title = f"{event_name or 'Heats'}: {seating.stage} seating, {when:%Y-%m-%d %H:%M}"
+    return tool_tab(SEATING, title, ("Table", "Seat", "Player", "Seed", "", "Player", "Table"), grid, bands, footer)
+
+
+def places_tab(event_name: str, rows: Sequence[PlaceRow], report: Sequence[str], when: dt.datetime) -> Tab:
+    """Places: the report a GM hands in. Place, player and how the place was decided, ties named; below,
+    the event's method, players, heats and rounds (RULES.md 5.11). Prints on one landscape page."""
+    body: list[list[Value]] = [
+        [f"{r.place}=" if r.tied else r.place, r.player,
+         r.how + (f"; tied with {', '.join(r.tied)}: the rules cannot split them" if r.tied else "")]
+        for r in rows]
+    bands = [Band(3, 2 + len(rows), 1, 1, center=True, bold=True)] if rows else []
+    title = f"{event_name or 'Heats'}: final places, {when:%Y-%m-%d %H:%M}"
+    tab = tool_tab(PLACES, title, ("Place", "Player", "How"), body, bands, report)
+    return Tab(tab.name, tab.rows, TabFormat(freeze_rows=2, widths=(8, 28, 80), bands=tab.format.bands,
+                                             landscape=True))
 
 
 ALTERNATE_FILL = "FCE4D6"
