@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import subprocess
 import sys
@@ -95,15 +96,32 @@ def test_a_rate_limit_is_retried_without_waiting(fake: FakeSheets) -> None:
     slept: list[float] = []
     said: list[str] = []
     fake.fail_next(429, 503)
-    api.pair(backend(fake, sleep=slept.append, notify=said.append))
-    assert slept == [1, 2]
-    assert said[0].startswith("Google Sheets answered 429 to 'read the sheet's tabs'; retrying in 1 s")
+    api.pair(backend(fake, sleep=slept.append, notify=said.append, jitter=lambda: 0.5))
+    assert slept == [2 * 1.05, 4 * 1.05]  # the backoff, lengthened by the jitter
+    assert said[0] == ("Google Sheets answered 429 (too many requests) to 'read the sheet's tabs'; waiting 2 s "
+                       "before trying again (try 2 of 6; Google's per-minute quota refills within about 70 s)")
     assert len(parse_event(backend(fake).read()).games_in(1)) == 4
+
+
+def test_backoff_honours_retry_after_and_lasts_past_a_quota_minute(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    slept: list[float] = []
+    fake.fail_next(429, retry_after=30)
+    api.pair(backend(fake, sleep=slept.append, jitter=lambda: 0.0))
+    assert slept == [30]  # Google asked for 30 s: longer than the 2 s step
+    fake.fail_next(*[429] * 5)
+    slept.clear()
+    spread: list[float] = []
+    api.standings(backend(fake, sleep=slept.append, jitter=lambda: 1.0))
+    assert len(slept) == 5 and 70 <= sum(slept) / 1.1 <= 71  # a minute's quota refills before the last try
+    fake.fail_next(*[429] * 5)
+    api.standings(backend(fake, sleep=spread.append))  # real jitter: waits differ from the bare steps
+    assert all(step <= w <= step * 1.1 for step, w in zip((2, 4, 8, 16, 40), spread, strict=True))
 
 
 def test_retries_stop_at_the_cap(fake: FakeSheets) -> None:
     setup_event(fake, names(8))
-    fake.fail_next(*[500] * 5)
+    fake.fail_next(*[500] * 6)
     with pytest.raises(SheetswissError, match="Google Sheets refused to read the sheet's tabs"):
         api.pair(backend(fake, sleep=lambda s: None))
 
@@ -251,30 +269,31 @@ def test_sign_in_failures_are_one_clear_line(fake: FakeSheets, monkeypatch: pyte
     assert code == 2 and "cannot reach Google to sign in" in err, err
 
 
+def tabs_but_the_guard(fake: FakeSheets) -> dict[str, object]:
+    """Every tab but the revision guard: its size, frozen rows and cells (with a value or a format)."""
+    return {s.title: (s.rows, s.columns, s.frozen, {rc: copy.deepcopy(cell) for rc, cell in s.cells.items() if cell})
+            for s in fake.books[KEY].sheets if s.title != GUARD_TAB}
+
+
 def test_updates_fill_empty_cells_in_the_one_batch_and_a_filled_cell_stops_the_write(fake: FakeSheets) -> None:
     setup_event(fake, names(4))
     fake.type(KEY, "Players", {"B2": 1500})
     before = len(fake.log)
     backend(fake).write(Changes(updates=(Update("Players", 3, 2, 1650), Update("Players", 1200, 30, "=far"))))
-    assert fake.requests()[before:] == [
-        f"GET /v4/spreadsheets/{KEY}",
-        f"GET /v4/spreadsheets/{KEY}/values:batchGet",
-        f"POST /v4/spreadsheets/{KEY}:batchUpdate",
-    ]
-    assert fake.log[-2][2]["ranges"] == ["'Players'!B3", "'Players'!AD1200"]
+    assert fake.requests()[before:] == [f"GET /v4/spreadsheets/{KEY}", f"POST /v4/spreadsheets/{KEY}:batchUpdate"]
     players = fake.sheet(KEY, "Players")
     assert players.cells[2, 1]["userEnteredValue"] == {"numberValue": 1650}
     assert players.cells[1199, 29]["userEnteredValue"] == {"stringValue": "=far"}
     assert (players.rows, players.columns) == (1200, 30)
     rows = backend(fake).read().rows("Players")
     assert rows[1][:2] == ("Player 001", 1500) and rows[2][:2] == ("Player 002", 1650)
-    snapshot = {s.title: dict(s.cells) for s in fake.books[KEY].sheets}
+    snapshot = tabs_but_the_guard(fake)
     before = len(fake.log)
     with pytest.raises(BadWorkbook, match=r"^Players!B2: this cell is not empty \(it holds 1500\); .*nothing was"):
         backend(fake).write(Changes(tool_tabs=(Tab("Log", (("x",),)),),
                                     updates=(Update("Players", 4, 2, 1), Update("Players", 2, 2, 1700))))
-    assert [r.split()[0] for r in fake.requests()[before:]] == ["GET", "GET"]  # no batchUpdate
-    assert {s.title: dict(s.cells) for s in fake.books[KEY].sheets} == snapshot
+    assert [r.split()[0] for r in fake.requests()[before:]] == ["GET", "POST", "POST"]  # the write, put back
+    assert tabs_but_the_guard(fake) == snapshot
     with pytest.raises(BadWorkbook, match=r"^Ratings: no such tab; nothing was written$"):
         backend(fake).write(Changes(updates=(Update("Ratings", 2, 2, 1),)))
 
@@ -309,3 +328,138 @@ def test_rating_into_a_sheet_fills_its_empty_rating_cells(fake: FakeSheets, tmp_
                if line.strip().startswith("Player 002 "))
     assert rows[2][1] == int(elo)  # the Elo line of `rating --elo`, written as a number
     assert backend(fake).read().rows("Log")[-1][1] == "rating --into"
+
+
+def test_a_row_a_gm_types_while_pair_runs_is_kept_and_the_round_follows_it(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    api.pair(backend(fake))
+    type_results(fake, random_results(1))
+    said: list[str] = []
+    fake.before_batch_update = lambda: fake.type(KEY, "Results", {"A6": 1, "B6": 9, "C6": "Player 009",
+                                                                  "D6": "BYE", "E6": "half bye"})
+    report = api.pair(backend(fake, notify=said.append))
+    assert "Written: Results rows 6-9 (round 2)" in report.text()
+    assert said == ["Results: the new rows are 7-10, not 6-9 as planned (and logged): the rows typed there "
+                    "meanwhile are kept and come first"]
+    rows = backend(fake).read().rows("Results")
+    assert rows[5] == (1, 9, "Player 009", "BYE", "half bye")  # the GM's row, untouched
+    assert [r[0] for r in rows[6:]] == [2, 2, 2, 2]
+    assert {r[2] for r in rows[6:]} | {r[3] for r in rows[6:]} == set(names(8))
+    assert fake.sheet(KEY, "Results").cells[6, 4]["userEnteredFormat"] == {"numberFormat": {"type": "TEXT"}}
+
+
+def test_pair_appends_with_append_cells_and_stays_three_requests(fake: FakeSheets) -> None:
+    setup_event(fake, names(6))
+    said: list[str] = []
+    before = len(fake.log)
+    api.pair(backend(fake, notify=said.append))
+    assert len(fake.log) - before == 3 and said == []
+    body = fake.log[-1][3]
+    kinds = [next(iter(r)) for r in body["requests"]]
+    assert kinds.count("appendCells") == 1 and "copyPaste" not in kinds  # no copies when nothing is replaced
+    assert body["responseRanges"] == ["'Results'!A1:Z"]  # where the appended rows went
+
+
+def test_redo_refuses_whole_when_a_result_was_typed_meanwhile(fake: FakeSheets) -> None:
+    setup_event(fake, names(10))
+    api.pair(backend(fake))
+    typed: dict[str, object] = {}
+
+    def gm_types_a_result() -> None:
+        fake.type(KEY, "Results", {"E3": "1-0"})
+        typed["sheet"] = tabs_but_the_guard(fake)
+
+    fake.before_batch_update = gm_types_a_result
+    code, _, err = run("pair", KEY, "--redo")
+    assert code == 2
+    assert err == ("Error: Results!E3: this cell changed while this command ran (it held nothing when read, '1-0' "
+                   "when written); nothing was written; run the command again\n")
+    assert tabs_but_the_guard(fake) == typed["sheet"]  # the result is there, Pairings and Log as they were
+    assert [s.title for s in fake.books[KEY].sheets].count(GUARD_TAB) == 1
+    code, out, err = run("pair", KEY, "--redo")  # run again: refused for the typed result, as it should be
+    assert code == 2 and "Results!E3: round 1 has results entered" in err
+    fake.type(KEY, "Results", {"E3": None})
+    code, out, err = run("pair", KEY, "--redo")
+    assert code == 0 and "Written: Results rows 2-6 (round 1)" in out, err
+
+
+def test_two_gms_pairing_at_once_is_still_refused_with_copies_in_the_batch(fake: FakeSheets) -> None:
+    setup_event(fake, names(10))
+    api.pair(backend(fake))
+    fake.before_batch_update = lambda: api.pair(backend(fake), redo=True)
+    with pytest.raises(SheetswissError, match="the sheet changed while this command ran"):
+        api.pair(backend(fake), redo=True)
+
+
+def test_a_write_whose_answer_is_dropped_is_reported_as_written(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    fake.drop_answer("batchUpdate")
+    before = len(fake.log)
+    code, out, err = run("pair", KEY)
+    assert code == 0, err
+    assert err == "Google Sheets' answer to 'write' was lost; the sheet shows it went in\n"
+    assert "Written: Results rows 2-5 (round 1)" in out
+    assert fake.requests()[before:] == [f"GET /v4/spreadsheets/{KEY}", f"GET /v4/spreadsheets/{KEY}/values:batchGet",
+                                        f"POST /v4/spreadsheets/{KEY}:batchUpdate", f"GET /v4/spreadsheets/{KEY}"]
+    assert parse_event(backend(fake).read()).paired_rounds == 1  # written once
+
+
+def test_a_write_lost_before_google_applied_it_is_sent_again_once(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    fake.drop_answer("batchUpdate", apply_first=False)
+    said: list[str] = []
+    api.pair(backend(fake, notify=said.append, sleep=lambda s: None))
+    assert said[0].startswith("Google Sheets dropped the connection (RemoteDisconnected) to 'write'; waiting 2 s")
+    assert [r.split()[0] for r in fake.requests()[-3:]] == ["POST", "GET", "POST"]
+    assert parse_event(backend(fake).read()).paired_rounds == 1
+
+
+def test_a_write_answered_after_the_timeout_is_checked_not_blamed_on_another_gm(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    fake.delay_answer(5, "batchUpdate")
+    said: list[str] = []
+    api.pair(backend(fake, notify=said.append, timeout=0.3))
+    assert said == ["Google Sheets' answer to 'write' was lost; the sheet shows it went in"]
+    assert parse_event(backend(fake).read()).paired_rounds == 1
+
+
+def test_a_lost_answer_that_cannot_be_checked_says_so(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    fake.drop_answer("batchUpdate")
+    fake.before_batch_update = lambda: [fake.drop_answer("get", apply_first=False) for _ in range(2)] and None
+    with pytest.raises(SheetswissError) as caught:
+        api.pair(backend(fake, sleep=lambda s: None))
+    message = str(caught.value)
+    assert "whether it went in is not known" in message and "look at the Log tab" in message
+    assert "nothing was written" not in message
+
+
+def test_a_hung_connection_times_out_with_a_clear_line(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    fake.delay_answer(30, "get")
+    fake.delay_answer(30, "get")
+    said: list[str] = []
+    with pytest.raises(SheetswissError) as caught:
+        api.pair(backend(fake, notify=said.append, sleep=lambda s: None, timeout=0.2))
+    assert str(caught.value) == (f"gsheet:{KEY}: Google Sheets did not answer within 0.2 s (to 'read the sheet's "
+                                 "tabs'); check the network and run again; nothing was written")
+    assert said[0].startswith("Google Sheets did not answer within 0.2 s to 'read the sheet's tabs'; waiting 2 s")
+
+
+def test_every_request_has_a_timeout(fake: FakeSheets) -> None:
+    sheet = backend(fake)
+    sheet.exists()
+    assert sheet._http().timeout == (10.0, 60.0)
+
+
+def test_the_wait_is_one_line_on_stderr(fake: FakeSheets, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    setup_event(fake, names(8))
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+    fake.fail_next(429, retry_after=20)
+    code, _, err = run("pair", KEY)
+    assert code == 0 and len(slept) == 1 and 20 <= slept[0] <= 22
+    assert err.count("\n") == 1 and err.startswith("Google Sheets answered 429 (too many requests) to 'read the "
+                                                   f"sheet's tabs'; waiting {slept[0]:.0f} s before trying again")
