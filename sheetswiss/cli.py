@@ -237,7 +237,7 @@ def publish(source: str, credentials: str | None, out: str) -> None:
 def playoffs(source: str, credentials: str | None, dry_run: bool) -> None:
     """Draw the playoff of the top cut, or advance it: type winners in the Playoffs tab, run again.
 
-    The system is the playoff setting: single, magic_top2, mcintyre8, mcintyre4 or double.
+    The system is the playoff setting: single, magic_top2, mcintyre8, mcintyre4, double or mulligan.
 
     Example:
 

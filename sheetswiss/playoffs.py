@@ -96,11 +96,13 @@ class _Ranked:
     round: int
     won: bool
     place: int
+    name: str = ""
+    """How the round is called, when not ``round N`` (``the mulligan``)."""
 
     @property
     def text(self) -> str:
         rank = "highest" if self.place == 1 else _ordinal(self.place)
-        return f"{rank}-ranked {'winner' if self.won else 'loser'} of round {self.round}"
+        return f"{rank}-ranked {'winner' if self.won else 'loser'} of {self.name or f'round {self.round}'}"
 
 
 @final
@@ -115,7 +117,17 @@ class _Reset:
         return f"loser of {self.match}, if the losers' bracket side won it"
 
 
-_Source: TypeAlias = "_Seed | _Result | _Ranked | _Reset"
+@final
+@dataclass(frozen=True, slots=True)
+class _Bye:
+    """Nobody: a draw position beyond the players (a single elimination with a mulligan, RULES.md 6.7)."""
+
+    @property
+    def text(self) -> str:
+        return "bye"
+
+
+_Source: TypeAlias = "_Seed | _Result | _Ranked | _Reset | _Bye"
 
 
 @final
@@ -376,6 +388,39 @@ def _double(n: int, order: str, reset: bool) -> list[_Spec]:
     return specs
 
 
+def _mulligan(n: int, order: str, reset: bool) -> list[_Spec]:
+    """Single elimination with a mulligan round (WBC "SEM", Memoir '44 [M44-23][M44-25]; RULES.md 6.7).
+
+    The mulligan round is round 1 of a single-elimination draw (column 1). Its winners skip round 1 and go
+    straight to round 2; its losers start again in round 1 (column 2), paired by seed, best v worst. Round 2
+    on (column 3 on) is plain single elimination of the mulligan winners and the round-1 winners, in that
+    order and each by seed, the best of them given the byes (*decision*: the source says who goes where, not
+    how they are paired).
+    """
+    first = bracket_order(_draw_size(n), order)
+    specs = [_Spec(f"M{i + 1}", f"Mulligan {i + 1}", 1, "", _Seed(first[2 * i]), _Seed(first[2 * i + 1]))
+             for i in range(len(first) // 2)]
+    mulligan_winners = len(specs)
+    losers = sum(1 for i in range(len(first) // 2) if first[2 * i + 1] <= n)
+    losers_draw = bracket_order(_draw_size(max(losers, 2)), order)
+    round1 = len(losers_draw) // 2
+    specs += [_Spec(f"R1-{i + 1}", f"Round 1, match {i + 1} (mulligan losers)", 2, "",
+                    _Ranked(1, False, losers_draw[2 * i], "the mulligan"),
+                    _Ranked(1, False, losers_draw[2 * i + 1], "the mulligan"))
+              for i in range(round1)]
+    entrants: list[_Source] = [*(_Ranked(1, True, i, "the mulligan") for i in range(1, mulligan_winners + 1)),
+                               *(_Ranked(2, True, i, "round 1") for i in range(1, round1 + 1))]
+    draw = bracket_order(_draw_size(len(entrants)), order)
+
+    def names(round_: int, i: int, count: int) -> tuple[str, str]:
+        if count <= 4:
+            return _single_names(round_, i, count)
+        return f"R{round_ + 1}-{i}", f"Round {round_ + 1}, match {i}"
+
+    main = _knockout([entrants[s - 1] if s <= len(entrants) else _Bye() for s in draw], names)
+    return specs + [_Spec(m.id, m.label, m.round + 2, m.section, m.a, m.b) for m in main]
+
+
 def _magic_top2(n: int, order: str, reset: bool) -> list[_Spec]:
     """Magic's protected top two (seed 000; RULES.md 6.2, pairings a *decision*).
 
@@ -445,6 +490,7 @@ SYSTEMS: dict[str, System] = {
     "mcintyre8": System(_mcintyre8, 8, 8),
     "mcintyre4": System(_mcintyre4, 4, 4),
     "double": System(_double, 2, None),
+    "mulligan": System(_mulligan, 2, None),
 }
 """The values of the ``playoff`` setting, by name."""
 
@@ -491,6 +537,8 @@ def _resolve(system: str, seeds: tuple[PlayerId, ...], layout: tuple[_Spec, ...]
         if isinstance(source, _Result):
             outcome = done[source.match]
             return outcome.winner if source.won else outcome.loser
+        if isinstance(source, _Bye):
+            return _BYE
         if isinstance(source, _Reset):
             outcome = done[source.match]
             if outcome.winner is None:

@@ -324,9 +324,10 @@ SPECS: tuple[SettingSpec, ...] = (
                 "the precedence, then total points.", ("heats",), "5.6"),
     SettingSpec("precedence", "seed003", _choice("seed003", "wbc2008"),
                 "seed003: wins, then win in first heat entered; wbc2008: WBC's eight HMW steps.", ("heats",), "5.6"),
-    SettingSpec("playoff", "single", _choice("single", "magic_top2", "mcintyre8", "mcintyre4", "double"),
+    SettingSpec("playoff", "single", _choice("single", "magic_top2", "mcintyre8", "mcintyre4", "double", "mulligan"),
                 "Playoff after the Swiss: single (elimination), magic_top2 (seeds 1-2 into the semifinals), "
-                "mcintyre8, mcintyre4, double (elimination).", ("swiss",), "6"),
+                "mcintyre8, mcintyre4, double (elimination), mulligan (single elimination after a mulligan round "
+                "whose losers start again in round 1).", ("swiss",), "6"),
     SettingSpec("bracket_order", "fold", _choice("fold", "ncaa"),
                 "Elimination draw: fold (1-8, 4-5, 2-7, 3-6) or ncaa (seed 2 at the bottom).", ("swiss",), "6.1"),
     SettingSpec("bracket_reset", "yes", _yes_no,

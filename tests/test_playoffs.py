@@ -307,3 +307,41 @@ def test_random_playthroughs(case: tuple[str, int], order: str, reset: bool, rnd
         playing = [p for m in b.matches if m.round == r for p in (m.a.player, m.b.player) if p is not None]
         assert len(playing) == len(set(playing))
     assert advance(start, dict(reversed(list(b.winners.items())))) == b
+
+
+# --- single elimination with a mulligan round (RULES.md 6.7) ---------------------------------------
+
+def test_mulligan_layout_for_eight() -> None:
+    b = new_bracket("mulligan", [f"S{i}" for i in range(1, 9)])
+    assert [(m.id, m.round, m.a.text, m.b.text) for m in b.matches][:6] == [
+        ("M1", 1, "S1", "S8"), ("M2", 1, "S4", "S5"), ("M3", 1, "S2", "S7"), ("M4", 1, "S3", "S6"),
+        ("R1-1", 2, "highest-ranked loser of the mulligan", "4th-ranked loser of the mulligan"),
+        ("R1-2", 2, "2nd-ranked loser of the mulligan", "3rd-ranked loser of the mulligan")]
+    assert [(m.id, m.a.text, m.b.text) for m in b.matches][6:8] == [
+        ("QF1", "highest-ranked winner of the mulligan", "bye"),
+        ("QF2", "4th-ranked winner of the mulligan", "highest-ranked winner of round 1")]
+    assert [m.id for m in b.matches][-3:] == ["SF1", "SF2", "F"]
+
+
+def test_mulligan_winners_skip_round_1_and_losers_start_again() -> None:
+    b = new_bracket("mulligan", [f"S{i}" for i in range(1, 9)])
+    b = advance(b, {"M1": "S8", "M2": "S4", "M3": "S2", "M4": "S6"})
+    round1 = {p for m in b.matches if m.round == 2 for p in (m.a.player, m.b.player)}
+    assert round1 == {"S1", "S5", "S7", "S3"}  # the mulligan losers, and nobody else
+    assert (b.match("R1-1").a.player, b.match("R1-1").b.player) == ("S1", "S7")
+    assert b.match("QF1").a.player == "S2" and b.match("QF1").winner == "S2"  # the best mulligan winner's bye
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 16), st.randoms(use_true_random=False))
+def test_after_the_mulligan_one_loss_is_out(n: int, rnd: random.Random) -> None:
+    b = new_bracket("mulligan", [f"P{i}" for i in range(1, n + 1)])
+    while b.to_play:
+        m = rnd.choice(b.to_play)
+        assert m.a.player is not None and m.b.player is not None
+        b = advance(b, {m.id: rnd.choice([m.a.player, m.b.player])})
+    for p in (f"P{i}" for i in range(1, n + 1)):
+        lost = [m for m in b.matches if m.loser == p]
+        assert len([m for m in lost if m.round > 1]) == (0 if p == b.champion else 1)
+        won_mulligan = any(m.round == 1 and m.winner == p for m in b.matches)
+        assert not (won_mulligan and any(m.round == 2 and p in (m.a.player, m.b.player) for m in b.matches))
