@@ -219,7 +219,7 @@ def seat_next_round(q: Qualification, rounds: Sequence[HeatGame], settings: Sett
     filled with the closest runners-up present (RULES.md 5.10)."""
     last = rounds[-1].stage
     before = [g for g in rounds if g.stage == last]
-    _require_scored(before, f"run advance again to seat the next round after the {last}")
+    _require_scored(before, f"type its scores, then run advance again to seat the round after the {last}")
     winners = [g.seats[places(g, settings).index(1)].player for g in before]
     spare = [e[0] for e in runners_up(before, settings) if e[0] not in absent]
     players: list[PlayerId] = []
@@ -254,7 +254,7 @@ def _require_scored(games: Sequence[HeatGame], then: str) -> None:
     if empty:
         stage = games[0].stage
         shown = ", ".join(empty[:8]) + (f" and {len(empty) - 8} more" if len(empty) > 8 else "")
-        raise BadWorkbook(f"{shown}: the {stage} is not scored yet; type its scores, then {then}")
+        raise BadWorkbook(f"{shown}: the {stage} is not scored yet; {then}")
 
 
 def check_rounds(q: Qualification, rounds: Sequence[HeatGame], settings: Settings) -> None:
@@ -280,7 +280,8 @@ def check_rounds(q: Qualification, rounds: Sequence[HeatGame], settings: Setting
         later = [g for g in rounds if g.stage == stage]
         played = {s.player for g in games for s in g.seats}
         where = later[0].seats[0].player_cell or stage
-        _require_scored(games, f"seat the {stage} again (it is seated already, from {where})")
+        _require_scored(games, f"the {stage} (rows from {where}) cannot be seated before it is; type the "
+                               f"{before} scores, or delete the {stage}'s rows")
         for seat in (s for g in later for s in g.seats):
             if seat.player not in played:
                 raise BadWorkbook(f"{seat.player_cell or seat.player}: {seat.player!r} is in the {stage} but did "
@@ -318,7 +319,7 @@ def final_places(rounds: Sequence[HeatGame], settings: Settings) -> tuple[PlaceR
     if not stages or stages[-1] != "final":
         raise SheetswissError("Heats: the final is not seated yet; run advance to seat it")
     finals = [g for g in rounds if g.stage == "final"]
-    _require_scored(finals, "run advance again to write the places")
+    _require_scored(finals, "type its scores, then run advance again to write the places")
     rows: list[PlaceRow] = []
     placed: set[PlayerId] = set()
     game = finals[0]

@@ -158,8 +158,9 @@ def test_a_final_seated_before_the_semifinal_is_scored() -> None:
     semis = [stage("semifinal", 1, (a, 9), (d, 8), (e, 7), (h, 6)),
              stage("semifinal", 2, (b, None), (c, None), (f, None), (g, None), first_row=54)]
     final = stage("final", 1, (a, None), (b, None), first_row=60)
-    with pytest.raises(BadWorkbook, match=r"^Heats!D54, .*: the semifinal is not scored yet; type its scores, then "
-                                          r"seat the final again \(it is seated already, from Heats!C60\)"):
+    with pytest.raises(BadWorkbook, match=r"^Heats!D54, .*: the semifinal is not scored yet; the final \(rows from "
+                                          r"Heats!C60\) cannot be seated before it is; type the semifinal scores, or "
+                                          r"delete the final's rows$"):
         check_rounds(q, [*semis, final], Settings(semifinal=8))
 
 
@@ -351,3 +352,69 @@ def test_the_wbc_demo_plays_from_the_first_heat_to_the_plaques(tmp_path: Path) -
     assert [r[0] for r in places] == [1, 2, 3, 4, 5, 6] and places[0][2] == "final, 1st"
     heats = [r[0] for r in wb["Heats"].iter_rows(min_row=2, values_only=True)]
     assert heats.count("semifinal") == 16 and heats.count("final") == 4 and {1, 2, 3} <= set(heats)
+
+
+def _field(players: int, heats: int, seed: int) -> list[HeatGame]:
+    """``players`` players in every one of ``heats`` heats at tables of 4, random distinct scores."""
+    rng = random.Random(seed)
+    names = [f"P{i:03d}" for i in range(players)]
+    games = []
+    for h in range(1, heats + 1):
+        rng.shuffle(names)
+        for t in range(players // 4):
+            seats = names[4 * t:4 * t + 4]
+            games.append(game(h, t + 1, *zip(seats, rng.sample(range(1, 99), 4))))
+    return games
+
+
+def _play(seating_tables: tuple[tuple[str, ...], ...], name: str, rng: random.Random) -> list[HeatGame]:
+    return [stage(name, t, *zip(players, rng.sample(range(1, 99), len(players))), first_row=100 + 10 * t)
+            for t, players in enumerate(seating_tables, start=1)]
+
+
+def test_a_quarterfinal_then_a_semifinal_then_the_final() -> None:
+    s = Settings(method="hmw-p", quarterfinal=48)
+    q = qualify(_field(120, 3, 1), s)
+    assert q.qualifiers == 48 and q.round_name == "quarterfinal" and q.size_rules[0] == "quarterfinal setting: 48"
+    rng = random.Random(2)
+    qf = seat_first_round(q, s, set())
+    assert qf.stage == "quarterfinal" and [len(t.players) for t in qf.tables] == [4] * 12
+    assert sorted(t.seeds[0] for t in qf.tables) == list(range(1, 13))  # the 12 best seeds head the 12 tables
+    rounds = _play(tuple(t.players for t in qf.tables), "quarterfinal", rng)
+    sf = seat_next_round(q, rounds, s, set())
+    assert sf.stage == "semifinal" and [len(t.players) for t in sf.tables] == [4, 4, 4]
+    rounds += _play(tuple(t.players for t in sf.tables), "semifinal", rng)
+    check_rounds(q, rounds, s)
+    final = seat_next_round(q, rounds, s, set())
+    assert final.stage == "final" and len(final.players) == 3
+    rounds += _play(tuple(t.players for t in final.tables), "final", rng)
+    places_ = final_places(rounds, s)
+    assert [r.place for r in places_] == [1, 2, 3, 4, 5, 6]
+    assert all(r.how.startswith("semifinal table") for r in places_[3:])
+
+
+def test_hwo_seats_every_winner_at_allowed_tables() -> None:
+    s = Settings(method="hwo")
+    q = qualify(_field(40, 1, 3), s)  # 10 tables: 10 winners, cap 20
+    assert q.qualifiers == 10 and not q.final
+    r = seat_first_round(q, s, set())
+    assert r.stage == "semifinal" and [len(t.players) for t in r.tables] == [4, 3, 3]
+    assert set(r.players) == {row.player for row in q.rows if row.wins}
+
+
+def test_final_rows_typed_before_the_semifinal_is_scored(qualified: Path) -> None:
+    assert run("advance", str(qualified))[0] == 0
+    backend = ExcelBackend(qualified)
+    rows = backend.read().rows("Heats")
+    semis = [(r, row) for r, row in enumerate(rows[1:], start=2) if row[0] == "semifinal"]
+    n = len(rows)
+    backend.fill_cells("Heats", {f"D{r}": 10 + i for i, (r, _) in enumerate(semis[:8])})  # two tables scored
+    backend.fill_cells("Heats", {**{f"A{n + i}": "Final" for i in (1, 2, 3)}, **{f"B{n + i}": 1 for i in (1, 2, 3)},
+                                 **{f"C{n + i}": semis[4 * (i - 1)][1][2] for i in (1, 2, 3)}})
+    before = qualified.read_bytes()
+    code, _, err = run("advance", str(qualified))
+    third = [r for r, _ in semis[8:]]
+    assert code == 2 and err == (f"Error: {', '.join(f'Heats!D{r}' for r in third)}: the semifinal is not scored "
+                                 f"yet; the final (rows from Heats!C{n + 1}) cannot be seated before it is; type the "
+                                 "semifinal scores, or delete the final's rows\n")
+    assert qualified.read_bytes() == before

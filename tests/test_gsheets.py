@@ -243,6 +243,21 @@ def test_seat_and_qualify_on_a_sheet_in_three_requests_each(fake: FakeSheets) ->
     assert len(fake.log) - before == 3
 
 
+def test_advance_on_a_sheet_in_three_requests_to_the_places(fake: FakeSheets) -> None:
+    api.new(backend(fake), format="heats", seed=2, now=NOW)
+    fake.type(KEY, "Players", {f"A{r}": name for r, name in enumerate(names(8), start=2)})
+    assert run("seat", KEY, "--heat", "1")[0] == 0
+    fake.type(KEY, "Heats", {f"D{r}": 10 + r for r in range(2, 10)})
+    for expected in ("Final: 4 players at 1 table (4)", "Final places"):
+        before = len(fake.log)
+        code, out, err = run("advance", KEY)
+        assert code == 0 and out.startswith(expected), err
+        assert len(fake.log) - before == 3
+        fake.type(KEY, "Heats", {f"D{r}": 50 - r for r in range(10, 14)})
+    rows = backend(fake).read().rows("Places")
+    assert [r[0] for r in rows[2:6]] == [1, 2, 3, 4]
+
+
 def service_account_key(path: Path, token_uri: str) -> Path:
     """A well-formed service-account key (a fresh RSA key) whose token endpoint is ``token_uri``."""
     import json
