@@ -22,7 +22,7 @@ from .backends import sheet_key
 from .backends.base import Backend, Book, Changes, Update
 from .backends.excel import ExcelBackend
 from .elimination import RoundSeating
-from .errors import SheetswissError, WorkbookUnavailable
+from .errors import Problems, SheetswissError, WorkbookUnavailable
 from .heats import HeatGame, Qualification
 from .heats import qualify as heat_qualify
 from .model import Event, Player, PlayerId
@@ -358,12 +358,19 @@ def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None =
 
 
 def _heat_event(book: Book) -> tuple[Settings, tuple[Player, ...], tuple[HeatGame, ...]]:
-    settings = parse_settings_tab(book)
-    if settings.format != "heats":
+    """Settings, Players and Heats, every problem of the three raised at once."""
+    problems = Problems()
+    settings = parse_settings_tab(book, problems)
+    if settings.format != "heats" and not problems:
         raise SheetswissError("Settings: format is swiss; seat and qualify are for heat events "
                               "(make one with: sheetswiss new EVENT.xlsx --format heats)")
-    players = parse_players(book)
-    return settings, players, parse_heats(book, settings, players)
+    players = parse_players(book, problems)
+    games: tuple[HeatGame, ...] = ()
+    if settings.format == "heats":
+        with problems.collect():
+            games = parse_heats(book, settings, players, problems)
+    problems.raise_any()
+    return settings, players, games
 
 
 def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = None, dry_run: bool = False,

@@ -13,7 +13,7 @@ import traceback
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import click
 
@@ -26,9 +26,18 @@ ERROR_LOG = Path(tempfile.gettempdir()) / "sheetswiss-error.log"
 
 
 class BadInput(click.ClickException):
-    """A GM-fixable problem: ``Error: Results!E14: ...`` on stderr, exit 2."""
+    """A GM-fixable problem: ``Error: Results!E14: ...`` on stderr, exit 2; several problems found in one
+    run are a line each, every line starting ``Error:``."""
 
     exit_code = 2
+    longest = 500
+    """No line is longer than this, whatever a message quotes (the messages quote excerpts already)."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        for line in self.format_message().splitlines():
+            if len(line) > self.longest:
+                line = line[:self.longest - 30] + f"… ({len(line):,} characters in all)"
+            click.echo(f"Error: {line}", err=file is None, file=file)
 
 
 class Cli(click.Group):

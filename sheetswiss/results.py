@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import final
 
-from .errors import SheetswissError
+from .errors import SheetswissError, excerpt
 
 __all__ = ["ACCEPTED", "Outcome", "Result", "ResultKind"]
 
@@ -124,11 +124,11 @@ class Result:
         if m:
             g, h, k = int(m[1]), int(m[2]), int(m[3] or 0)
             if g + h + k == 0:
-                raise SheetswissError(f"cannot read {text!r} as a result: it records no game; type -- for a "
+                raise SheetswissError(f"cannot read {excerpt(text)} as a result: it records no game; type -- for a "
                                       "double forfeit (both lose) or 1/2 for a draw")
             outcome = Outcome.A_WINS if g > h else Outcome.B_WINS if h > g else Outcome.DRAW
             return cls(ResultKind.GAME, outcome, (g, h, k))
-        raise SheetswissError(f"cannot read {text!r} as a result; accepted: {ACCEPTED}")
+        raise SheetswissError(f"cannot read {excerpt(text)} as a result; accepted: {ACCEPTED}")
 
     def spelling(self) -> str:
         """The canonical text of this result, which :meth:`parse` reads back."""

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeAlias, final
 
-from .errors import BadSetting, UnknownName
+from .errors import BadSetting, Problems, UnknownName, excerpt
 
 __all__ = ["SPECS", "PointRange", "SettingSpec", "Settings", "known_keys", "parse_number", "parse_range",
-           "parse_settings"]
+           "parse_settings", "read_settings"]
 
 
 def parse_number(text: str) -> Fraction:
@@ -29,7 +29,7 @@ def parse_number(text: str) -> Fraction:
     try:
         return Fraction(text.strip().replace(",", "."))
     except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{text!r} is not a number") from None
+        raise ValueError(f"{excerpt(text)} is not a number") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,7 @@ class _Choice:
     def __call__(self, text: str) -> str:
         value = text.strip().lower()
         if value not in self.values:
-            raise ValueError(f"{text!r} is not one of: {', '.join(self.values)}")
+            raise ValueError(f"{excerpt(text)} is not one of: {', '.join(self.values)}")
         return value
 
 
@@ -55,7 +55,7 @@ def _yes_no(text: str) -> bool:
         return True
     if value in ("no", "n", "false", "0"):
         return False
-    raise ValueError(f"{text!r} is not yes or no")
+    raise ValueError(f"{excerpt(text)} is not yes or no")
 
 
 def _int(minimum: int) -> Callable[[str], int]:
@@ -63,9 +63,9 @@ def _int(minimum: int) -> Callable[[str], int]:
         try:
             number = Fraction(text.strip())
         except ValueError:
-            raise ValueError(f"{text!r} is not a whole number") from None
+            raise ValueError(f"{excerpt(text)} is not a whole number") from None
         if number.denominator != 1 or number < minimum:
-            raise ValueError(f"{text!r} is not a whole number from {minimum}")
+            raise ValueError(f"{excerpt(text)} is not a whole number from {minimum}")
         return int(number)
 
     return parse
@@ -108,10 +108,10 @@ def _table_sizes(text: str) -> tuple[int, ...]:
     sizes = set()
     for part in _names(text):
         if part not in ("2", "3", "4", "5"):
-            raise ValueError(f"{part!r} is not a table size; sizes are 2, 3, 4 or 5, comma-separated")
+            raise ValueError(f"{excerpt(part)} is not a table size; sizes are 2, 3, 4 or 5, comma-separated")
         sizes.add(int(part))
     if not sizes:
-        raise ValueError(f"{text!r} lists no table size")
+        raise ValueError(f"{excerpt(text)} lists no table size")
     return tuple(sorted(sizes))
 
 
@@ -119,7 +119,7 @@ def _side_cost_base(text: str) -> Fraction:
     """A number from 1 (RULES.md 3's base of the side cost)."""
     base = parse_number(text)
     if base < 1:
-        raise ValueError(f"{text!r} is below 1; the side cost must not shrink as an imbalance grows")
+        raise ValueError(f"{excerpt(text)} is below 1; the side cost must not shrink as an imbalance grows")
     return base
 
 
@@ -146,7 +146,7 @@ def _ratio_cap(text: str) -> Fraction | None:
         return None
     cap = parse_number(text)
     if cap < 1:
-        raise ValueError(f"{text!r} is below 1; a winner's ratio is at least 1")
+        raise ValueError(f"{excerpt(text)} is below 1; a winner's ratio is at least 1")
     return cap
 
 
@@ -360,8 +360,9 @@ def _unknown(key: str, normal: str, event_format: str) -> str:
     the event format's keys."""
     near = difflib.get_close_matches(normal, list(_BY_KEY), n=1)
     if near:
-        return f"unknown setting {key!r}; did you mean {near[0]!r}?"
-    return f"unknown setting {key!r}; the settings of a {event_format} event: {', '.join(known_keys(event_format))}"
+        return f"unknown setting {excerpt(key)}; did you mean {near[0]!r}?"
+    known = ", ".join(known_keys(event_format))
+    return f"unknown setting {excerpt(key)}; the settings of a {event_format} event: {known}"
 
 
 @final
@@ -454,30 +455,48 @@ def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings", 
     """Build :class:`Settings` from ``(row, key, value)`` triples of the Settings tab, whose keys are in
     ``key_column`` and values in ``value_column`` (messages name those cells).
 
-    An empty value leaves the default; an unknown key or a bad value raises an error naming the cell.
+    An empty value leaves the default; an unknown key or a bad value is an error naming the cell (every
+    such cell at once, as :func:`read_settings` finds them).
     """
+    problems = Problems()
+    settings, _ = read_settings(rows, tab, key_column=key_column, value_column=value_column, problems=problems)
+    problems.raise_any()
+    return settings
+
+
+def read_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings", *, key_column: str = "A",
+                  value_column: str = "B", problems: Problems) -> tuple[Settings, frozenset[str]]:
+    """:func:`parse_settings` that keeps reading past a bad cell: each problem goes to ``problems``, the
+    setting keeps its default, and its key is among the keys returned (the settings not read as typed)."""
     values: dict[str, Any] = {}
     seen: dict[str, int] = {}
+    bad: set[str] = set()
     rows = list(rows)
     event_format = next((text.strip().lower() for _, key, text in rows
                          if key.strip().lower() == "format" and text.strip().lower() in ("swiss", "heats")), "swiss")
     for row, key, text in rows:
         k = key.strip().lower().replace(" ", "_")
         if k not in _BY_KEY:
-            raise UnknownName(f"{tab}!{key_column}{row}: {_unknown(key, k, event_format)}")
+            problems.add(UnknownName(f"{tab}!{key_column}{row}: {_unknown(key, k, event_format)}"))
+            continue
         if k in seen:
-            raise BadSetting(f"{tab}!{key_column}{row}: {k} is set twice (first in row {seen[k]})")
+            problems.add(BadSetting(f"{tab}!{key_column}{row}: {k} is set twice (first in row {seen[k]})"))
+            bad.add(k)
+            continue
         seen[k] = row
         if not text.strip():
             continue
         try:
             values[k] = _BY_KEY[k].parse(text)
         except ValueError as e:
-            raise BadSetting(f"{tab}!{value_column}{row}: {k}: {e}") from None
+            problems.add(BadSetting(f"{tab}!{value_column}{row}: {k}: {e}"))
+            bad.add(k)
     settings = Settings(**values)
-    if "custom" in (settings.points, settings.pairing_points):
+    for which in ("points", "pairing_points"):
         missing = [k for k in ("win_points", "draw_points", "loss_points") if getattr(settings, k) is None]
-        if missing:
-            which = "points" if settings.points == "custom" else "pairing_points"
-            raise BadSetting(f"{tab}: {which} is custom, so set {', '.join(missing)}")
-    return settings
+        if getattr(settings, which) == "custom" and missing:
+            problems.add(BadSetting(f"{tab}: {which} is custom, so set {', '.join(missing)}"))
+            values.pop(which)
+            bad.add(which)
+            settings = Settings(**values)
+    return settings, frozenset(bad)

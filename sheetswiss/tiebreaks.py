@@ -24,7 +24,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple, TypeAlias, final
 
-from .errors import UnknownName
+from .errors import UnknownName, excerpt
 from .history import RoundKind, RoundRecord, history
 from .model import Event, Player, PlayerId
 from .scoring import Scale, per_round, scale_for
@@ -176,7 +176,7 @@ def find_tiebreak(spelling: str) -> str:
         return _SPELLINGS[_key(spelling)]
     except KeyError:
         known = ", ".join(TIEBREAKS)
-        raise UnknownName(f"unknown tiebreak {spelling!r}; known: {known}") from None
+        raise UnknownName(f"unknown tiebreak {excerpt(spelling)}; known: {known}") from None
 
 
 _DEFAULT_CHAINS: dict[str, tuple[str, ...]] = {

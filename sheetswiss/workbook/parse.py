@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..backends.base import Book, Uncalculated, Value, column_letter
-from ..errors import BadSetting, BadWorkbook, SheetswissError
+from ..errors import BadSetting, BadWorkbook, Problems, SheetswissError, excerpt
 from ..model import Event, Game, Player
 from ..results import ACCEPTED, Result
 from ..scoring import ScaleWarning, scale_for, scale_problems
-from ..settings import Settings, parse_settings
+from ..settings import Settings, read_settings
 from ..tiebreaks import chain
 from .contract import PLAYERS, RESULTS, SETTINGS
 
@@ -103,90 +103,122 @@ def whole_number(cols: Columns, row: tuple[Value, ...], name: str, r: int, minim
     except ValueError:
         number = Fraction(-1)
     if number.denominator != 1 or number < minimum:
-        raise BadWorkbook(f"{cols.ref(name, r)}: {name} must be a whole number from {minimum}, not {text!r}")
+        raise BadWorkbook(f"{cols.ref(name, r)}: {name} must be a whole number from {minimum}, not {excerpt(text)}")
     return int(number)
 
 
-def parse_settings_tab(book: Book) -> Settings:
+def parse_settings_tab(book: Book, problems: Problems | None = None) -> Settings:
     """The Settings tab: the Setting and Value columns, found by their header in row 1 like every GM tab's
     columns, so a column the GM inserts (Notes) moves nothing.
 
     The scales are checked here, where each setting's row is known (RULES.md 1.4-1.5): under
     ``scale_check: error`` a broken rule is a :class:`BadSetting` naming the cell of the setting
     most to blame, under ``warn`` the same line is a :class:`~sheetswiss.scoring.ScaleWarning`.
+    Every problem goes to ``problems`` when given (the setting keeps its default), else all are raised.
     """
-    cols = Columns(book, SETTINGS, ["Setting", "Value"], [])
+    with Problems.into(problems) as found:
+        return _settings_tab(book, found)[0]
+
+
+RESULT_SETTINGS = frozenset({"format", "points", "win_points", "draw_points", "loss_points", "sides", "Settings"})
+"""The settings how a Result cell reads depends on: while one of them is not read as typed, Results is not
+read (its problems would be those of the wrong settings)."""
+
+
+def _settings_tab(book: Book, problems: Problems) -> tuple[Settings, frozenset[str]]:
+    """:func:`parse_settings_tab` and the keys not read as typed (``Settings`` when the tab itself is unreadable)."""
+    try:
+        cols = Columns(book, SETTINGS, ["Setting", "Value"], [])
+    except SheetswissError as e:
+        problems.add(e)
+        return Settings(), frozenset({SETTINGS})
     key_column, value_column = (column_letter(cols.index[c] + 1) for c in ("Setting", "Value"))
     triples = []
     for r, row in enumerate(cols.rows, start=2):
         key = cell_text(cols.get(row, "Setting"))
         value = cell_text(cols.get(row, "Value"))
         if not key and value:
-            raise BadSetting(f"{cols.ref('Setting', r)}: the value {value!r} in {value_column}{r} has no "
-                             "setting name beside it")
+            problems.add(BadSetting(f"{cols.ref('Setting', r)}: the value {excerpt(value)} in {value_column}{r} "
+                                    "has no setting name beside it"))
         if key and not key.startswith("#"):
             triples.append((r, key, value))
-    settings = parse_settings(triples, SETTINGS, key_column=key_column, value_column=value_column)
+    settings, bad = read_settings(triples, SETTINGS, key_column=key_column, value_column=value_column,
+                                  problems=problems)
     for r, key, _ in triples:
         if key.strip().lower() == "tiebreaks":
             try:
                 chain(settings)
             except SheetswissError as e:
-                raise BadSetting(f"{cols.ref('Value', r)}: {e}") from None
+                problems.add(BadSetting(f"{cols.ref('Value', r)}: {e}"))
+                bad |= {"tiebreaks"}
     if settings.scale_check != "off":
         rows = {key.strip().lower().replace(" ", "_"): r for r, key, _ in triples}
         for problem in scale_problems(settings):
             cell = next((cols.ref("Value", rows[k]) for k in problem.keys if k in rows), SETTINGS)
             if settings.scale_check == "error":
-                raise BadSetting(f"{cell}: {problem.text}")
-            warnings.warn(f"{cell}: {problem.text}", ScaleWarning, stacklevel=2)
-    return settings
+                problems.add(BadSetting(f"{cell}: {problem.text}"))
+            else:
+                warnings.warn(f"{cell}: {problem.text}", ScaleWarning, stacklevel=3)
+    return settings, bad
 
 
-def parse_players(book: Book) -> tuple[Player, ...]:
-    cols = Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined"])
-    players: list[Player] = []
-    seen: dict[str, int] = {}
-    for r, row in enumerate(cols.rows, start=2):
-        if all(cell_text(v) == "" for v in row):
-            continue
-        name = player_name(cols, row, "Name", r)
-        if not name:
-            raise BadWorkbook(f"{cols.ref('Name', r)}: this row has data but no player name")
-        if name.lower() in seen:
-            raise BadWorkbook(f"{cols.ref('Name', r)}: {name!r} is listed twice (also row {seen[name.lower()]})")
-        seen[name.lower()] = r
-        rating_value = cols.get(row, "Rating")
-        rating: int | None = None
-        if cell_text(rating_value):
-            try:
-                rating = round(float(cell_text(rating_value)))
-            except ValueError:
-                raise BadWorkbook(
-                    f"{cols.ref('Rating', r)}: rating {cell_text(rating_value)!r} is not a number") from None
-        status = cell_text(cols.get(row, "Status")).lower()
-        dropped_after: int | None = None
-        dropped = False
-        if status in ("", "active"):
-            pass
-        elif status in ("dropped", "drop", "withdrawn"):
-            dropped = True
-        else:
-            after = whole_number(cols, row, "Status", r, 0) if status.isdigit() else None
-            if after is None:
-                raise BadWorkbook(f"{cols.ref('Status', r)}: status {status!r} is not active, dropped, "
-                                  "or the last round the player plays")
-            dropped, dropped_after = True, after
-        joined = whole_number(cols, row, "Joined", r, 1) or 1
-        players.append(Player(name=name, rating=rating, club=cell_text(cols.get(row, "Club")),
-                              dropped=dropped, dropped_after=dropped_after, joined=joined, row=r))
-    return tuple(players)
+def parse_players(book: Book, problems: Problems | None = None) -> tuple[Player, ...]:
+    """The Players tab, one :class:`Player` a row with a name. A bad Rating, Status or Joined cell is a
+    problem (to ``problems`` when given, else raised with every other) and the player is kept without it,
+    so that Results still knows the name."""
+    with Problems.into(problems) as found:
+        cols = Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined"])
+        players: list[Player] = []
+        seen: dict[str, int] = {}
+        for r, row in enumerate(cols.rows, start=2):
+            if all(cell_text(v) == "" for v in row):
+                continue
+            name = found.attempt(player_name, cols, row, "Name", r)
+            if name is None:
+                continue
+            if not name:
+                found.add(BadWorkbook(f"{cols.ref('Name', r)}: this row has data but no player name"))
+                continue
+            if name.lower() in seen:
+                found.add(BadWorkbook(f"{cols.ref('Name', r)}: {excerpt(name)} is listed twice "
+                                      f"(also row {seen[name.lower()]})"))
+                continue
+            seen[name.lower()] = r
+            rating_text = cell_text(cols.get(row, "Rating"))
+            rating: int | None = None
+            if rating_text:
+                try:
+                    rating = round(float(rating_text))
+                except (ValueError, OverflowError):
+                    found.add(BadWorkbook(f"{cols.ref('Rating', r)}: rating {excerpt(rating_text)} is not a number"))
+            status = cell_text(cols.get(row, "Status")).lower()
+            dropped_after: int | None = None
+            dropped = False
+            if status in ("", "active"):
+                pass
+            elif status in ("dropped", "drop", "withdrawn"):
+                dropped = True
+            else:
+                after = found.attempt(whole_number, cols, row, "Status", r, 0) if status.isdigit() else None
+                if after is None:
+                    if not status.isdigit():
+                        found.add(BadWorkbook(f"{cols.ref('Status', r)}: status {excerpt(status)} is not active, "
+                                              "dropped, or the last round the player plays"))
+                else:
+                    dropped, dropped_after = True, after
+            joined = found.attempt(whole_number, cols, row, "Joined", r, 1) or 1
+            players.append(Player(name=name, rating=rating, club=cell_text(cols.get(row, "Club")),
+                                  dropped=dropped, dropped_after=dropped_after, joined=joined, row=r))
+        return tuple(players)
 
 
-def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tuple[Game, ...]:
+def _results(book: Book, players: tuple[Player, ...], settings: Settings, problems: Problems) -> tuple[Game, ...]:
     """The Results rows: each player at most once a round, but under ``sides: double`` (RULES.md 3) a
     match is two rows, one a game, the second with the sides swapped (A v B, then B v A) at the same
-    table; a lone game, a third row, or the same sides twice is an error naming the row's cell."""
+    table; a lone game, a third row, or the same sides twice is an error naming the row's cell.
+
+    Each bad cell goes to ``problems`` and reading goes on; a row with a bad Round or player is left out
+    of the checks across rows (a bad Result is not: the row still says who played when)."""
     cols = Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table"])
     known = {p.name.lower(): p.name for p in players}
     scale = scale_for(settings)
@@ -196,71 +228,97 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings) -> tup
     games: list[Game] = []
     seen: dict[tuple[int, str], int] = {}
     matches: dict[tuple[int, frozenset[str]], list[Game]] = {}
+    faulty: set[tuple[int, str | None]] = set()  # players in a round whose row is reported already
     for r, row in enumerate(cols.rows, start=2):
         if all(cell_text(v) == "" for v in row):
             continue
-        round_ = whole_number(cols, row, "Round", r, 1)
-        if round_ is None:
-            raise BadWorkbook(f"{cols.ref('Round', r)}: the round number is missing")
-        table = whole_number(cols, row, "Table", r, 1) if "Table" in cols.index else None
+        def round_number(r: int = r, row: tuple[Value, ...] = row) -> int:
+            number = whole_number(cols, row, "Round", r, 1)
+            if number is None:
+                raise BadWorkbook(f"{cols.ref('Round', r)}: the round number is missing")
+            return number
+
+        round_ = problems.attempt(round_number)
+        table = problems.attempt(whole_number, cols, row, "Table", r, 1) if "Table" in cols.index else None
 
         def player(col: str, r: int = r, row: tuple[Value, ...] = row) -> str | None:
             text = player_name(cols, row, col, r)
             if col == "Player B" and text.lower() in ("", "bye"):
                 return None
             if text.lower() not in known:
-                what = f"{text!r} is not in Players" if text else "the player is missing"
+                what = f"{excerpt(text)} is not in Players" if text else "the player is missing"
                 raise BadWorkbook(f"{cols.ref(col, r)}: {what}")
             return known[text.lower()]
 
-        a = player("Player A")
-        assert a is not None
-        b = player("Player B")
-        if b == a:
-            raise BadWorkbook(f"{cols.ref('Player B', r)}: {a!r} cannot play themselves")
-        result = _result(cols, row, r, game_based)
+        a = problems.attempt(player, "Player A")
+        b: str | None = None
+        b_read = True
+        try:
+            b = player("Player B")
+        except SheetswissError as e:
+            problems.add(e)
+            b_read = False
+        if b is not None and b == a:
+            problems.add(BadWorkbook(f"{cols.ref('Player B', r)}: {a!r} cannot play themselves"))
+        result = problems.attempt(_result, cols, row, r, game_based)
         if result is not None:
-            if b is None and not result.is_bye:
-                raise BadWorkbook(f"{cols.ref('Result', r)}: {result.spelling()!r} needs an opponent in "
-                                  f"{cols.ref('Player B', r)}; a row without one takes bye, half bye or zero bye")
+            if b is None and b_read and not result.is_bye:
+                problems.add(BadWorkbook(
+                    f"{cols.ref('Result', r)}: {result.spelling()!r} needs an opponent in {cols.ref('Player B', r)}; "
+                    "a row without one takes bye, half bye or zero bye"))
             if b is not None and result.is_bye:
-                raise BadWorkbook(f"{cols.ref('Result', r)}: {result.spelling()!r} is for a row without an "
-                                  "opponent; clear Player B or type the game's result")
+                problems.add(BadWorkbook(f"{cols.ref('Result', r)}: {result.spelling()!r} is for a row without an "
+                                         "opponent; clear Player B or type the game's result"))
             if not draws_allowed and result.outcome.name == "DRAW" and not result.is_bye:
-                raise BadWorkbook(f"{cols.ref('Result', r)}: the {settings.points} scale has no draws")
+                problems.add(BadWorkbook(f"{cols.ref('Result', r)}: the {settings.points} scale has no draws"))
             if double and result.games is not None and sum(result.games) > 1 and not typed_points:
-                raise BadWorkbook(f"{cols.ref('Result', r)}: {result.spelling()!r} is a score of several games; "
-                                  "under sides: double each row is one game: type 1-0, 0-1 or 1/2")
+                problems.add(BadWorkbook(
+                    f"{cols.ref('Result', r)}: {result.spelling()!r} is a score of several games; under "
+                    "sides: double each row is one game: type 1-0, 0-1 or 1/2"))
+        if round_ is None or a is None or not b_read or a == b:  # who played when is unknown: no checks across rows
+            continue
         game = Game(round=round_, table=table, a=a, b=b, result=result, row=r, cell=cols.ref("Result", r))
         second = False
         if double and b is not None:
             match = matches.setdefault((round_, frozenset((a, b))), [])
-            _check_second_game(cols, game, match)
+            try:
+                _check_second_game(cols, game, match)
+            except SheetswissError as e:
+                problems.add(e)
+                faulty.update({(round_, a), (round_, b)})
+                continue
             match.append(game)
             second = len(match) == 2
-        for name in (a, b):
-            if name is None:
-                continue
-            if (round_, name) in seen and not second:
-                raise BadWorkbook(f"{cols.ref('Round', r)}: {name!r} is in round {round_} twice "
-                                  f"(also row {seen[round_, name]})"
-                                  + ("; a double-sided match is two rows with the same two players" if double else ""))
-            seen.setdefault((round_, name), r)
+        twice = [name for name in (a, b) if name is not None and (round_, name) in seen and not second]
+        for name in twice[:1]:  # one line for the cell
+            problems.add(BadWorkbook(
+                f"{cols.ref('Round', r)}: {name!r} is in round {round_} twice (also row {seen[round_, name]})"
+                + ("; a double-sided match is two rows with the same two players" if double else "")))
+        if twice:
+            faulty.update({(round_, a), (round_, b)})
+            continue
+        for someone in (a, b):
+            if someone is not None:
+                seen.setdefault((round_, someone), r)
         games.append(game)
-    lone = next((m[0] for m in matches.values() if len(m) == 1), None)
-    if lone is not None:
-        raise BadWorkbook(f"{cols.ref('Round', lone.row)}: round {lone.round} has one game of {lone.a} v {lone.b}; "
-                          f"under sides: double a match is two rows, {lone.a} v {lone.b} and {lone.b} v {lone.a}")
-    for before, game, after in zip(games, games[1:], games[2:]):  # the tool writes a round's rows together
-        if before.round == after.round != game.round:
-            raise BadWorkbook(f"{cols.ref('Round', game.row)}: round {game.round} between two rows of round "
-                              f"{before.round} (rows {before.row} and {after.row}); is the round number mistyped?")
+    for (round_, pair), match in matches.items():
+        if len(match) == 1 and not any((round_, name) in faulty for name in pair):
+            lone = match[0]
+            problems.add(BadWorkbook(
+                f"{cols.ref('Round', lone.row)}: round {lone.round} has one game of {lone.a} v {lone.b}; under "
+                f"sides: double a match is two rows, {lone.a} v {lone.b} and {lone.b} v {lone.a}"))
+    for before_game, game, after in zip(games, games[1:], games[2:]):  # the tool writes a round's rows together
+        if before_game.round == after.round != game.round:
+            problems.add(BadWorkbook(
+                f"{cols.ref('Round', game.row)}: round {game.round} between two rows of round {before_game.round} "
+                f"(rows {before_game.row} and {after.row}); is the round number mistyped?"))
     paired = sorted({g.round for g in games if g.is_pairing})
     for expected, got in enumerate(paired, start=1):
         if got != expected:
             first = next(g for g in games if g.round == got and g.is_pairing)
-            raise BadWorkbook(f"{cols.ref('Round', first.row)}: round {got} follows round {expected - 1}; "
-                              f"round {expected} has no pairings")
+            problems.add(BadWorkbook(f"{cols.ref('Round', first.row)}: round {got} follows round {expected - 1}; "
+                                     f"round {expected} has no pairings"))
+            break
     return tuple(games)
 
 
@@ -317,7 +375,14 @@ def parse_signups(book: Book, heat: int, players: tuple[Player, ...]) -> tuple[P
 
 
 def parse_event(book: Book) -> Event:
-    """Settings, Players and Results, validated, as one :class:`Event`."""
-    settings = parse_settings_tab(book)
-    players = parse_players(book)
-    return Event(settings=settings, players=players, games=_results(book, players, settings))
+    """Settings, Players and Results, validated, as one :class:`Event`; every problem of the three tabs
+    is raised at once (:class:`~sheetswiss.errors.ManyProblems` when there are several)."""
+    problems = Problems()
+    settings, bad = _settings_tab(book, problems)
+    players = parse_players(book, problems)
+    games: tuple[Game, ...] = ()
+    if not bad & RESULT_SETTINGS:
+        with problems.collect():
+            games = _results(book, players, settings, problems)
+    problems.raise_any()
+    return Event(settings=settings, players=players, games=games)

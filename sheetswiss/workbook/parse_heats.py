@@ -11,7 +11,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 from ..backends.base import Book, Value
-from ..errors import BadWorkbook
+from ..errors import BadWorkbook, Problems, excerpt
 from ..heats import HeatGame, HeatSeat, first_heats, game_points, places
 from ..model import Player
 from ..settings import Settings, parse_number
@@ -35,7 +35,7 @@ def _score(cols: Columns, row: tuple[Value, ...], r: int) -> Fraction | None:
             raise ValueError
         return parse_number(text)
     except ValueError:
-        raise BadWorkbook(f"{ref}: the score {text!r} is not a number") from None
+        raise BadWorkbook(f"{ref}: the score {excerpt(text)} is not a number") from None
 
 
 
@@ -47,14 +47,15 @@ STAGE_WORDS = {"quarterfinal": "quarterfinal", "qf": "quarterfinal", "quarter-fi
 STAGE_ORDER = ("quarterfinal", "semifinal", "final")
 
 
-def parse_heats(book: Book, settings: Settings, players: tuple[Player, ...]) -> tuple[HeatGame, ...]:
+def parse_heats(book: Book, settings: Settings, players: tuple[Player, ...],
+                problems: Problems | None = None) -> tuple[HeatGame, ...]:
     """Every heat table of the Heats tab, by heat and table, checked (RULES.md 5.3); the elimination rounds'
     rows are checked too but left out (:func:`parse_heat_tab` gives both)."""
-    return parse_heat_tab(book, settings, players)[0]
+    return parse_heat_tab(book, settings, players, problems)[0]
 
 
-def parse_heat_tab(book: Book, settings: Settings,
-                   players: tuple[Player, ...]) -> tuple[tuple[HeatGame, ...], tuple[HeatGame, ...]]:
+def parse_heat_tab(book: Book, settings: Settings, players: tuple[Player, ...],
+                   problems: Problems | None = None) -> tuple[tuple[HeatGame, ...], tuple[HeatGame, ...]]:
     """The heat tables and the elimination rounds' tables of the Heats tab, each checked (RULES.md 5.3, 5.10).
 
     A row whose Heat is ``quarterfinal``, ``semifinal`` or ``final`` (or QF, SF, F) belongs to that round.
@@ -64,41 +65,45 @@ def parse_heat_tab(book: Book, settings: Settings,
     :func:`~sheetswiss.heats.game_points` (missing scores, Place typed for some, ties at first or
     second, a second's score of 0 with no ``ratio_cap``). A table with no Score and no Place is not
     played yet and is accepted as it is. Rounds come in the order quarterfinal, semifinal, final.
+    Every problem goes to ``problems`` when given (a table with a bad row is neither sized nor scored),
+    else all of them are raised together.
     """
+    with Problems.into(problems) as found:
+        return _heat_tab(book, settings, players, found)
+
+
+def _heat_tab(book: Book, settings: Settings, players: tuple[Player, ...],
+              problems: Problems) -> tuple[tuple[HeatGame, ...], tuple[HeatGame, ...]]:
     cols = Columns(book, HEATS, HEADERS[HEATS][:4], HEADERS[HEATS][4:])
     known = {p.name.lower(): p.name for p in players}
     seen: dict[tuple[int | str, str], int] = {}
     tables: dict[tuple[int | str, int], list[HeatSeat]] = defaultdict(list)
     table_cells: dict[tuple[int | str, int], list[str]] = defaultdict(list)
+    unreadable: set[tuple[int | str, int]] = set()
+    has_place = "Place" in cols.index
     for r, row in enumerate(cols.rows, start=2):
         if all(cell_text(v) == "" for v in row):
             continue
+        before = len(problems)
         stage = STAGE_WORDS.get(" ".join(cell_text(cols.get(row, "Heat")).lower().split()))
-        heat: int | str
-        if stage is not None:
-            heat = stage
-        else:
-            number = whole_number(cols, row, "Heat", r, 1)
-            if number is None:
-                raise BadWorkbook(f"{cols.ref('Heat', r)}: the heat number is missing")
-            heat = number
-        table = whole_number(cols, row, "Table", r, 1)
-        if table is None:
-            raise BadWorkbook(f"{cols.ref('Table', r)}: the table number is missing")
-        text = player_name(cols, row, "Player", r)
-        if text.lower() not in known:
-            what = f"{text!r} is not in Players" if text else "the player is missing"
-            raise BadWorkbook(f"{cols.ref('Player', r)}: {what}")
-        name = known[text.lower()]
-        if (heat, name) in seen:
+        heat: int | str | None = stage if stage is not None else problems.attempt(_number, cols, row, "Heat", r)
+        table = problems.attempt(_number, cols, row, "Table", r)
+        name = problems.attempt(_player, cols, row, r, known)
+        place = problems.attempt(whole_number, cols, row, "Place", r, 1) if has_place else None
+        score = problems.attempt(_score, cols, row, r)
+        if heat is not None and name is not None and (heat, name) in seen:
             where = f"the {heat}" if isinstance(heat, str) else f"heat {heat}"
-            raise BadWorkbook(f"{cols.ref('Player', r)}: {name!r} is in {where} twice "
-                              f"(also row {seen[heat, name]})")
+            problems.add(BadWorkbook(f"{cols.ref('Player', r)}: {name!r} is in {where} twice "
+                                     f"(also row {seen[heat, name]})"))
+        if heat is None or table is None:
+            continue
+        if len(problems) > before:  # the table is neither sized nor scored: a row of it is not read as typed
+            unreadable.add((heat, table))
+        if name is None or (heat, name) in seen:
+            continue
         seen[heat, name] = r
-        has_place = "Place" in cols.index
-        place = whole_number(cols, row, "Place", r, 1) if has_place else None
         tables[heat, table].append(HeatSeat(
-            player=name, score=_score(cols, row, r), place=place, row=r, score_cell=cols.ref("Score", r),
+            player=name, score=score, place=place, row=r, score_cell=cols.ref("Score", r),
             place_cell=cols.ref("Place", r) if has_place else "", player_cell=cols.ref("Player", r)))
         table_cells[heat, table].append(cols.ref("Table", r))
     games = tuple(HeatGame(heat=h, table=t, seats=tuple(seats))
@@ -108,21 +113,46 @@ def parse_heat_tab(book: Book, settings: Settings,
                                                key=lambda kv: (STAGE_ORDER.index(str(kv[0][0])), kv[0][1])))
     allowed = " or ".join(map(str, settings.table_sizes))
     for game in games:
+        if (game.heat, game.table) in unreadable:
+            continue
         if len(game.seats) not in settings.table_sizes:
-            raise BadWorkbook(f"{', '.join(table_cells[game.heat, game.table])}: {game.label} has "
-                              f"{len(game.seats)} players; table_sizes allows {allowed}")
+            unreadable.add((game.heat, game.table))
+            problems.add(BadWorkbook(f"{', '.join(table_cells[game.heat, game.table])}: {game.label} has "
+                                     f"{len(game.seats)} players; table_sizes allows {allowed}"))
     for game in rounds:
+        if (game.stage, game.table) in unreadable:
+            continue
         if len(game.seats) < 2:
-            raise BadWorkbook(f"{', '.join(table_cells[game.stage, game.table])}: {game.label} has one player; "
-                              "a table needs two at least")
+            unreadable.add((game.stage, game.table))
+            problems.add(BadWorkbook(f"{', '.join(table_cells[game.stage, game.table])}: {game.label} has one "
+                                     "player; a table needs two at least"))
     first = first_heats(games)
     for game in games:
-        if game.has_results:
-            game_points(game, settings, first)  # raises the table's first problem, naming its cells
+        if game.has_results and (game.heat, game.table) not in unreadable:
+            with problems.collect():
+                game_points(game, settings, first)  # raises the table's first problem, naming its cells
     for game in rounds:
-        if game.has_results:
-            places(game, settings)
+        if game.has_results and (game.stage, game.table) not in unreadable:
+            with problems.collect():
+                places(game, settings)
     return games, rounds
+
+
+def _number(cols: Columns, row: tuple[Value, ...], column: str, r: int) -> int:
+    """The Heat or Table number of a row, which must be there."""
+    number = whole_number(cols, row, column, r, 1)
+    if number is None:
+        raise BadWorkbook(f"{cols.ref(column, r)}: the {column.lower()} number is missing")
+    return number
+
+
+def _player(cols: Columns, row: tuple[Value, ...], r: int, known: dict[str, str]) -> str:
+    """The Player of a row, as Players spells it."""
+    text = player_name(cols, row, "Player", r)
+    if text.lower() not in known:
+        what = f"{excerpt(text)} is not in Players" if text else "the player is missing"
+        raise BadWorkbook(f"{cols.ref('Player', r)}: {what}")
+    return known[text.lower()]
 
 
 def parse_attendance(book: Book, stage: str, players: tuple[Player, ...]) -> set[str] | None:
