@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.errors import BadSetting, SheetswissError
+from sheetswiss.errors import BadSetting, ManyProblems, SheetswissError
 from sheetswiss.history import RoundKind, history
 from sheetswiss.scoring import PRESETS, ScaleWarning, pairing_scale_for, scale_for, scale_problems
 from sheetswiss.settings import Settings, parse_range
@@ -126,10 +126,13 @@ def _settings_row(path: Path, key: str) -> int:
 def test_a_broken_custom_scale_names_its_settings_cell(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, settings={"points": "custom", "win_points": "8..12", "draw_points": "6",
                                             "loss_points": "0-4", "rounds": 5})
-    with pytest.raises(BadSetting) as e:
+    with pytest.raises(ManyProblems) as e:  # every broken rule, each naming its cell
         parse_settings_tab(ExcelBackend(path).read())
-    assert str(e.value) == (f"Settings!B{_settings_row(path, 'win_points')}: "
-                            "rule 2: worst win − best loss = 4 < 4 x (12 − 8) = 16")
+    lines = str(e.value).splitlines()
+    assert lines[0] == (f"Settings!B{_settings_row(path, 'win_points')}: "
+                        "rule 2: worst win − best loss = 4 < 4 x (12 − 8) = 16")
+    assert lines[1].startswith(f"Settings!B{_settings_row(path, 'draw_points')}: rule 3: best draw 6")
+    assert len(lines) == 3
 
 
 def test_scale_check_warn_and_off(tmp_path: Path) -> None:
