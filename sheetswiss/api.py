@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .backends import sheet_key
-from .backends.base import Backend, Book, Changes, Update
+from .backends.base import Append, Backend, Book, Changes, Update, Value
 from .backends.excel import ExcelBackend
 from .elimination import RoundSeating
 from .errors import Problems, SheetswissError, WorkbookUnavailable
@@ -66,6 +66,7 @@ __all__ = [
     "publish",
     "qualify",
     "rating",
+    "register",
     "seat",
     "standings",
 ]
@@ -745,3 +746,92 @@ def _fill_ratings(target: Backend, ratings: dict[str, float], dry_run: bool, whe
         target.write(Changes(updates=updates, tool_tabs=(
             log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "rating --into", checksum(book), written)),)))
     return lines
+
+
+def register(source: str | Backend, *, from_: str | None = None, dry_run: bool = False,
+             now: dt.datetime | None = None) -> Report:
+    """Bring new registrations into Players (RULES.md 10.1): from the tab the ``registrations`` setting
+    names (a Google Form's "Form Responses 1"), another tab, or a CSV file (``from_``).
+
+    Names are matched ignoring case, accents, apostrophes and spaces; a name registered twice, or one
+    already in Players, is listed and not added. Answers go under the Players column with the same header;
+    the rest are listed. The source is only read. After round 1 is paired, new players get Joined = the
+    next round (a late entry, RULES.md 2.9).
+    """
+    from .backends.csvfile import is_csv, read_csv
+    from .registration import Source, plan_registrations
+
+    backend = open_backend(source)
+    book = backend.read()
+    settings = parse_settings_tab(book)
+    wanted = from_ if from_ is not None else settings.registrations
+    if is_csv(wanted):
+        registrations = Source(Path(wanted).name, read_csv(wanted))
+    else:
+        tab = _find_tab(book, wanted, "--from" if from_ is not None else "Settings: registrations")
+        if tab in GM_TABS:
+            raise SheetswissError(f"--from: {tab} is one of the event's own tabs; name the form's responses tab "
+                                  "or a CSV file")
+        registrations = Source(tab, book.rows(tab))
+    players = parse_players(book)
+    header = book.rows(PLAYERS)[0]
+    plan = plan_registrations(registrations, players_header=header, players=[(p.name, p.row) for p in players],
+                              name_column=settings.registration_name)
+    joined: int | None = None
+    if settings.format == "swiss" and plan.added:
+        paired = parse_event(book).paired_rounds
+        if paired:
+            joined = paired + 1
+            if "Joined" not in Columns(book, PLAYERS, ["Name"], ["Joined"]).index:
+                raise SheetswissError(f"Players!1: round {paired} is paired, so new players are late entries and "
+                                      "need a column headed Joined (their first round); add it and run again")
+    joined_column = Columns(book, PLAYERS, ["Name"], ["Joined"]).index.get("Joined")
+    name_column = Columns(book, PLAYERS, ["Name"], []).index["Name"]
+    rows: list[tuple[Value, ...]] = []
+    for new_player in plan.added:
+        values = dict(new_player.values)
+        if joined is not None and joined_column is not None:
+            values[joined_column] = joined
+        width = max(values) + 1
+        rows.append(tuple(values.get(c) for c in range(width)))
+    first = len(book.rows(PLAYERS)) + 1
+    where = "" if not rows else f"Players row {first}" if len(rows) == 1 else \
+        f"Players rows {first}-{first + len(rows) - 1}"
+    verb = "would add" if dry_run else "added"
+    before = sum(d.same_spelling for d in plan.duplicates)
+    listed = [d for d in plan.duplicates if not d.same_spelling]
+    lines = [f"Registrations in {registrations.label}: {plan.rows} read, {len(plan.added)} new"
+             + (f", {before} already in Players" if before else "")
+             + (f", {len(listed)} duplicate(s) not added" if listed else "")
+             + (f"; {verb} to {where}" if rows else "")]
+    lines.append("  columns: " + ", ".join(plan.mapped))
+    lines.extend(f"  new: {p.name}" + (f" ({', '.join(p.answers)})" if p.answers else "") for p in plan.added[:10])
+    if len(plan.added) > 10:
+        lines.append(f"  ... {len(plan.added) - 10} more new players")
+    if joined is not None:
+        lines.append(f"  round {joined - 1} is paired: the new players join from round {joined} (Players.Joined)")
+    if listed:
+        lines.append("Duplicates, not added:")
+        lines.extend(f"  {d.text}" for d in listed)
+    lines.extend(plan.notes)
+    if not rows:
+        lines.append("Nothing to add; nothing written")
+        return Report(tuple(lines), plan)
+    when = _now(now)
+    command = "register" + (f" --from {from_}" if from_ is not None else "")
+    changes = Changes(appends=(Append(PLAYERS, first, tuple(rows), text_columns=(name_column + 1,)),),
+                      tool_tabs=(log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", command, checksum(book), where)),))
+    if not dry_run:
+        backend.write(changes)
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + where + ", Log")
+    return Report(tuple(lines), plan)
+
+
+def _find_tab(book: Book, name: str, where: str) -> str:
+    """The tab named ``name`` (case and surrounding spaces ignored), else an error listing the tabs."""
+    if name in book.tabs:
+        return name
+    near = [t for t in book.tabs if t.strip().casefold() == name.strip().casefold()]
+    if near:
+        return near[0]
+    raise SheetswissError(f"{where}: no tab named {name!r}; the workbook's tabs: {', '.join(book.tabs)}")

@@ -316,6 +316,29 @@ def rating(sources: tuple[str, ...], elo: bool, into: str | None, credentials: s
 
 
 @cli.command()
+@source_argument
+@click.option("--from", "from_", metavar="TAB|FILE.csv",
+              help="Where the registrations are: a tab (default: the registrations setting, "
+                   "'Form Responses 1') or a CSV file.")
+@dry_run_option
+def register(source: str, credentials: str | None, from_: str | None, dry_run: bool) -> None:
+    """Add new registrations to Players, from a form's responses tab or a CSV file.
+
+    Names already in Players, or registered twice, are listed and not added. Answers go under the
+    Players column with the same header (Club, Rating, Email ...). The source is only read.
+
+    Example:
+
+    \b
+        sheetswiss register convention.xlsx --dry-run
+        sheetswiss register convention.xlsx --from signups.csv
+    """
+    from . import api
+
+    click.echo(api.register(backend(source, credentials), from_=from_, dry_run=dry_run).text())
+
+
+@cli.command()
 @click.argument("source", metavar="SOURCE")
 @click.argument("destination", metavar="DEST")
 @credentials_option

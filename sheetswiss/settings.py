@@ -341,6 +341,11 @@ SPECS: tuple[SettingSpec, ...] = (
                 "8.1"),
     SettingSpec("elo_k", "20", _number, "Elo: the K factor, the most one game can move a rating.", (), "8.3"),
     SettingSpec("elo_start", "1500", _number, "Elo: the rating of a player with no past game.", (), "8.3"),
+    SettingSpec("registrations", "Form Responses 1", _text,
+                "register: the tab with the registrations (a Google Form's responses tab).", (), "10.1"),
+    SettingSpec("registration_name", "", _text,
+                "register: the header of the registrations' name column (or two joined by +: First name + "
+                "Last name); empty: Name, Full name or Player.", (), "10.1"),
 )
 
 _BY_KEY = {spec.key: spec for spec in SPECS}
@@ -435,6 +440,8 @@ class Settings:
     rating_k: Fraction = Fraction(8)
     elo_k: Fraction = Fraction(20)
     elo_start: Fraction = Fraction(1500)
+    registrations: str = "Form Responses 1"
+    registration_name: str = ""
 
     @property
     def games_per_round(self) -> int:

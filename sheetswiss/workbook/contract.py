@@ -34,7 +34,10 @@ PLAN = "Plan"
 PLACES = "Places"
 
 GM_TABS = (SETTINGS, PLAYERS, RESULTS, HEATS)
-"""Tabs the GM owns: the tool reads them and only appends rows to Results and Heats."""
+"""Tabs the GM owns: the tool reads them and only appends rows to Results, Heats and Players (``register``).
+
+Also the GM's and read only, named by a setting or an option: the registrations source (setting
+``registrations``, a Google Form's "Form Responses 1", RULES.md 10.1)."""
 
 HEADERS: dict[str, tuple[str, ...]] = {
     SETTINGS: ("Setting", "Value", "Description"),
