@@ -91,7 +91,9 @@ class Sheet:
 
     def cell_data(self, r: int, c: int) -> dict[str, Any]:
         """A cell as GridData answers it: what was entered, its effective value, its format."""
-        cell = copy.deepcopy(self.cells.get((r, c), {}))
+        if not self.cells.get((r, c)):
+            return {}
+        cell = copy.deepcopy(self.cells[r, c])
         entered = cell.get("userEnteredValue")
         if entered:
             (kind, value), = entered.items()
@@ -235,6 +237,7 @@ class FakeSheets:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive, as Google answers
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
@@ -248,7 +251,8 @@ class FakeSheets:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
+                                       daemon=True)
 
     def __enter__(self) -> FakeSheets:
         self.thread.start()
@@ -653,6 +657,8 @@ class FakeSheets:
                       f"max columns: {target.columns}")
         block = {(r - r1, c - c1): source.cell_data(r, c) for r in range(r1, r2) for c in range(c1, c2)}
         for (dr, dc), cell in block.items():
+            if not cell and (t1 + dr, d1 + dc) not in target.cells:
+                continue  # empty onto empty
             out = target.cells.setdefault((t1 + dr, d1 + dc), {})
             if paste in ("PASTE_NORMAL", "PASTE_VALUES"):
                 entered = cell.get("effectiveValue" if paste == "PASTE_VALUES" else "userEnteredValue")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -11,16 +12,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sheetswiss import api
-from sheetswiss.backends.base import Append, Changes, Tab, Update
+from sheetswiss.backends.base import Append, Changes, Tab, Update, column_index, column_letter
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GUARD_TAB, GoogleSheetsBackend, RewritingSession
 from sheetswiss.cli import cli
 from sheetswiss.errors import BadWorkbook, SheetswissError
 from sheetswiss.workbook.parse import parse_event
 
-from .fake_sheets import FakeSheets
+from .fake_sheets import FakeSheets, Fault
 from .helpers import random_results
 
 KEY = "1FakeSheetKeyForSheetswissTests0123456789"
@@ -313,15 +316,20 @@ def test_updates_fill_empty_cells_in_the_one_batch_and_a_filled_cell_stops_the_w
         backend(fake).write(Changes(updates=(Update("Ratings", 2, 2, 1),)))
 
 
-def test_appends_and_updates_grow_the_grid_once(fake: FakeSheets) -> None:
+def test_appended_rows_follow_the_last_filled_row_and_updates_grow_the_grid(fake: FakeSheets) -> None:
     setup_event(fake, names(4))
-    rows = tuple((9, t, "A", "B", None) for t in range(1, 4))
-    backend(fake).write(Changes(appends=(Append("Results", 999, rows, text_columns=(5,)),),
-                                updates=(Update("Results", 1005, 2, 7),)))
+    rows = tuple((9, t, "A", "B", None, None, None, None, None, None, None, None, None, None, None, None, None,
+                  None, None, None, None, None, None, None, None, None, None, "wide") for t in range(1, 4))
+    said: list[str] = []
+    backend(fake, notify=said.append).write(Changes(appends=(Append("Results", 3, rows, text_columns=(5,)),),
+                                                    updates=(Update("Results", 1005, 2, 7),)))
     results = fake.sheet(KEY, "Results")
-    assert results.rows == 1005
-    assert results.cells[1000, 4]["userEnteredFormat"] == {"numberFormat": {"type": "TEXT"}}
+    assert (results.rows, results.columns) == (1005, 28)  # grown once for the update and the wide rows
+    assert backend(fake).read().rows("Results")[1:4] == rows  # right after the header, not at row 3
+    assert results.cells[1, 4]["userEnteredFormat"] == {"numberFormat": {"type": "TEXT"}}
     assert backend(fake).read().rows("Results")[-1] == (None, 7)
+    assert said == ["Results: the new rows are 2-4, not 3-5 as planned (and logged): rows were deleted there "
+                    "meanwhile"]
 
 
 def test_rating_into_a_sheet_fills_its_empty_rating_cells(fake: FakeSheets, tmp_path: Path) -> None:
@@ -478,3 +486,70 @@ def test_the_wait_is_one_line_on_stderr(fake: FakeSheets, monkeypatch: pytest.Mo
     assert code == 0 and len(slept) == 1 and 20 <= slept[0] <= 22
     assert err.count("\n") == 1 and err.startswith("Google Sheets answered 429 (too many requests) to 'read the "
                                                    f"sheet's tabs'; waiting {slept[0]:.0f} s before trying again")
+
+
+def test_typing_over_the_write_before_it_is_put_back_is_named(fake: FakeSheets) -> None:
+    setup_event(fake, names(10))
+    api.pair(backend(fake))
+
+    def gm_types_twice() -> None:
+        fake.type(KEY, "Results", {"E3": "1-0"})  # before the write: the write is put back
+        fake.before_batch_update = lambda: fake.type(KEY, "Results", {"E4": "0-1"})  # before it is put back
+
+    fake.before_batch_update = gm_types_twice
+    with pytest.raises(BadWorkbook) as caught:
+        api.pair(backend(fake), redo=True)
+    assert str(caught.value).startswith("Results!E3: this cell changed while this command ran")
+    assert str(caught.value).endswith("; typed meanwhile and lost, type again: Results!E4 ('0-1')")
+    rows = backend(fake).read().rows("Results")
+    assert rows[2][4] == "1-0" and len(rows[3]) == 4  # E3 kept; E4 as it was when the write went in
+
+
+def test_a_server_error_on_the_write_is_checked_with_one_read_then_sent_again(fake: FakeSheets) -> None:
+    setup_event(fake, names(8))
+    fake.faults.append(Fault("batchUpdate", "status", 500))
+    said: list[str] = []
+    before = len(fake.log)
+    api.pair(backend(fake, notify=said.append, sleep=lambda s: None, jitter=lambda: 0.0))
+    assert fake.requests()[before + 2:] == [f"POST /v4/spreadsheets/{KEY}:batchUpdate", f"GET /v4/spreadsheets/{KEY}",
+                                            f"POST /v4/spreadsheets/{KEY}:batchUpdate"]
+    assert said == ["Google Sheets answered 500 to 'write'; waiting 2 s before trying again (try 2 of 6; Google's "
+                    "per-minute quota refills within about 70 s)"]
+    assert parse_event(backend(fake).read()).paired_rounds == 1
+
+
+typed_cells = st.dictionaries(st.tuples(st.integers(-1, 8), st.integers(1, 6)),
+                              st.sampled_from(["1-0", "0-1", "half bye", 7]), min_size=1, max_size=4)
+
+
+@settings(max_examples=8, deadline=None)
+@given(players=st.integers(5, 9), redo=st.booleans(), typed=typed_cells)
+def test_nothing_a_gm_types_while_pair_runs_is_lost(players: int, redo: bool,
+                                                    typed: dict[tuple[int, int], object]) -> None:
+    with FakeSheets() as fake:
+        fake.create(KEY)
+        setup_event(fake, names(players))
+        api.pair(backend(fake))
+        if not redo:
+            type_results(fake, random_results(1))
+        first = len(backend(fake).read().rows("Results")) + 1 if not redo else 2
+        cells = {f"{column_letter(c)}{first + dr}": v for (dr, c), v in typed.items()}
+        before: dict[str, object] = {}
+        fake.before_batch_update = lambda: (fake.type(KEY, "Results", cells), before.update(tabs_but_the_guard(fake)))
+        try:
+            api.pair(backend(fake), redo=redo)
+            refused = False
+        except BadWorkbook:
+            refused = True
+        results = fake.sheet(KEY, "Results")
+        for ref, value in cells.items():  # every typed cell holds what was typed, whatever the outcome
+            m = re.fullmatch(r"([A-Z]+)(\d+)", ref)
+            assert m
+            assert results.value(int(m[2]) - 1, column_index(m[1]) - 1) == value, ref
+        if refused:
+            assert redo and tabs_but_the_guard(fake) == before  # refused whole
+        else:  # the round's rows are in, after anything typed at the end
+            rows = backend(fake).read().rows("Results")
+            ours = [i for i, row in enumerate(rows) if row[:1] == (1 if redo else 2,) and len(row) > 3
+                    and row[2] in names(players)]
+            assert len(ours) >= players // 2

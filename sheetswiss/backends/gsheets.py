@@ -753,11 +753,13 @@ def _tab_requests(sheet_id: int, tab: Tab, grid: Mapping[str, int]) -> list[dict
 
 def _grow_requests(sheets: Mapping[str, Mapping[str, Any]], appends: tuple[Append, ...],
                    updates: tuple[Update, ...]) -> list[dict[str, Any]]:
-    """Rows and columns added to GM tabs whose grid is smaller than the cells appends and updates write."""
+    """Rows and columns added to GM tabs whose grid is smaller than the cells appends and updates write
+    (rows for ``pair --redo``'s rows and updates only: appendCells adds the rows it needs)."""
     needed: dict[str, list[int]] = {}
     for append in appends:
         size = needed.setdefault(append.tab, [0, 0])
-        size[0] = max(size[0], append.first_row + len(append.rows) - 1)
+        if append.clear_through:
+            size[0] = max(size[0], append.first_row + len(append.rows) - 1)
         size[1] = max([size[1], *(len(r) for r in append.rows), *append.text_columns])
     for update in updates:
         size = needed.setdefault(update.tab, [0, 0])
