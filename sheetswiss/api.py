@@ -183,6 +183,11 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     clear_through = 0
     if redo:
         event, first_row, clear_through = _undo_last_round(book, event)
+        if event.settings.check_in:  # who is present now decides again, the round's rows set aside
+            from .checkin import apply_check_in
+            from .workbook.parse import parse_present
+
+            event = apply_check_in(replace(event, players=parse_players(book), waiting=()), parse_present(book))
     missing = _missing_results(event)
     if missing:
         raise SheetswissError(f"{_cells(missing)}: round {event.paired_rounds} has results missing; "
@@ -191,6 +196,9 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     if limit is not None and event.paired_rounds >= limit:
         raise SheetswissError(f"Settings: all {limit} rounds are paired (setting rounds); raise it to pair more")
     _check_listed(event)
+    if event.settings.check_in and not any(p.plays_in(event.paired_rounds + 1) for p in event.players):
+        raise SheetswissError("Players: check_in is yes and no player is marked in the Present column; mark those "
+                              "who have arrived (yes) and run again")
     pairing = pair_round(event, progress=progress)
     problems = check_pairing(event, pairing)
     if problems:  # a bug, not bad input: never write a broken pairing
@@ -208,7 +216,11 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     )
     if not dry_run:
         backend.write(changes)
-    return Report(_pair_lines(pairing, written, explain, dry_run), pairing)
+    lines = _pair_lines(pairing, written, explain, dry_run)
+    if event.waiting:
+        lines = (*lines[:-1], f"Not checked in, not paired ({len(event.waiting)}): "
+                 + ", ".join(p.name for p in event.waiting), lines[-1])
+    return Report(lines, pairing)
 
 
 def _pair_lines(pairing: Pairing, written: str, explain: bool, dry_run: bool) -> tuple[str, ...]:

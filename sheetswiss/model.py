@@ -87,6 +87,8 @@ class Event:
     settings: Settings
     players: tuple[Player, ...]
     games: tuple[Game, ...] = ()
+    waiting: tuple[Player, ...] = ()
+    """Registered but not checked in (``check_in: yes``, RULES.md 10.2): not paired, not in the standings."""
 
     @cached_property
     def by_name(self) -> dict[PlayerId, Player]:

@@ -341,6 +341,9 @@ SPECS: tuple[SettingSpec, ...] = (
                 "8.1"),
     SettingSpec("elo_k", "20", _number, "Elo: the K factor, the most one game can move a rating.", (), "8.3"),
     SettingSpec("elo_start", "1500", _number, "Elo: the rating of a player with no past game.", (), "8.3"),
+    SettingSpec("check_in", "no", _yes_no,
+                "yes: only players marked in a Players column headed Present are paired for the first time; the "
+                "others are listed as not checked in.", (), "10.2"),
     SettingSpec("registrations", "Form Responses 1", _text,
                 "register: the tab with the registrations (a Google Form's responses tab).", (), "10.1"),
     SettingSpec("registration_name", "", _text,
@@ -440,6 +443,7 @@ class Settings:
     rating_k: Fraction = Fraction(8)
     elo_k: Fraction = Fraction(20)
     elo_start: Fraction = Fraction(1500)
+    check_in: bool = False
     registrations: str = "Form Responses 1"
     registration_name: str = ""
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ..backends.base import Book, Uncalculated, Value, column_letter
+from ..checkin import apply_check_in, is_present
 from ..errors import BadSetting, BadWorkbook, Problems, SheetswissError, excerpt
 from ..model import Event, Game, Player
 from ..results import ACCEPTED, Result
@@ -385,4 +386,15 @@ def parse_event(book: Book) -> Event:
         with problems.collect():
             games = _results(book, players, settings, problems)
     problems.raise_any()
-    return Event(settings=settings, players=players, games=games)
+    event = Event(settings=settings, players=players, games=games)
+    return apply_check_in(event, parse_present(book)) if settings.check_in else event
+
+
+def parse_present(book: Book) -> frozenset[str]:
+    """The players marked in Players.Present (``check_in: yes``, RULES.md 10.2); the column is required."""
+    cols = Columns(book, PLAYERS, ["Name"], ["Present"])
+    if "Present" not in cols.index:
+        raise BadWorkbook("Players!1: check_in is yes, so Players needs a column headed Present; mark each player "
+                          "who has arrived (yes), or set check_in to no")
+    return frozenset(cell_text(cols.get(row, "Name")) for row in cols.rows
+                     if is_present(cell_text(cols.get(row, "Present"))))
