@@ -21,6 +21,7 @@ from pathlib import Path
 from .backends import sheet_key
 from .backends.base import Append, Backend, Book, Changes, Update, Value
 from .backends.excel import ExcelBackend
+from .cut_sides import CutSide
 from .elimination import RoundSeating
 from .errors import Problems, SheetswissError, WorkbookUnavailable
 from .heats import HeatGame, Qualification
@@ -605,10 +606,12 @@ def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime |
     book = backend.read()
     event = parse_event(book)
     bracket, notes = _typed_bracket(book, event)
+    sides = _cut_sides(book, event, bracket)
     when = _now(now)
     written = "Playoffs"
     changes = Changes(tool_tabs=(
-        playoffs_tab(event.settings.event_name, bracket, when),
+        playoffs_tab(event.settings.event_name, bracket, when,
+                     None if sides is None else {k: v.text for k, v in sides.items()}),
         log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "playoffs", checksum(book, bracket.winners), written))))
     if not dry_run:
         backend.write(changes)
@@ -618,9 +621,24 @@ def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime |
     if bracket.champion:
         lines.append(f"Champion: {bracket.champion}")
     else:
-        lines.extend(f"  to play: {m.id} ({m.label}) {m.a.text} v {m.b.text}" for m in bracket.to_play)
+        lines.extend(f"  to play: {m.id} ({m.label}) {m.a.text} v {m.b.text}"
+                     + (f": {sides[m.id].text}" if sides is not None and m.id in sides else "")
+                     for m in bracket.to_play)
     lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
     return Report(tuple(lines), bracket)
+
+
+def _cut_sides(book: Book, event: Event, bracket: Bracket) -> dict[str, CutSide] | None:
+    """A Netrunner cut's sides (``points: netrunner``, RULES.md 6.8), with the corp players typed in
+    Playoffs column F; ``None`` for other events."""
+    if event.settings.points != "netrunner":
+        return None
+    from .cut_sides import chosen_corps, cut_sides
+
+    cells = [(f"{PLAYOFFS}!F{r}", cell_text(row[0]), cell_text(row[5]))
+             for r, row in enumerate(book.rows(PLAYOFFS)[2:], start=3)
+             if len(row) > 5 and row[0] is not None and cell_text(row[0]) and cell_text(row[5])]
+    return cut_sides(bracket, chosen_corps(cells, bracket))
 
 
 def plan(source: str | Backend | None = None, *, players: int | None = None, cut: int | None = None,

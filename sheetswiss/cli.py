@@ -399,6 +399,42 @@ def demo(directory: str, format_: str, seed: int) -> None:
     click.echo(run(directory, seed=seed, progress=click.echo).text())
 
 
+@cli.command("export")
+@source_argument
+@click.argument("out", metavar="OUT")
+@click.option("--format", "format_", type=click.Choice(["trf", "nrtm", "csv"]),
+              help="trf (FIDE TRF), nrtm (Netrunner results JSON) or csv; default: from OUT's extension.")
+def export_(source: str, credentials: str | None, out: str, format_: str | None) -> None:
+    """Write the event to a file other programs read: a FIDE TRF, Netrunner's results JSON, or CSV.
+
+    Example:
+
+    \b
+        sheetswiss export club-champs.xlsx club-champs.trf
+    """
+    from .interchange import export
+
+    click.echo(export(backend(source, credentials), out, format=format_).text())
+
+
+@cli.command("import")
+@click.argument("infile", metavar="IN")
+@click.argument("destination", metavar="EVENT")
+@credentials_option
+@dry_run_option
+def import_(infile: str, destination: str, credentials: str | None, dry_run: bool) -> None:
+    """Bring a TRF into a workbook: a new one made from it, or an existing one's next rounds.
+
+    Example:
+
+    \b
+        sheetswiss import club-champs.trf club-champs.xlsx
+    """
+    from .interchange import import_file
+
+    click.echo(import_file(infile, backend(destination, credentials), dry_run=dry_run).text())
+
+
 def main() -> None:
     """Entry point of the ``sheetswiss`` command."""
     cli()

@@ -166,7 +166,7 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
         record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga)
         record(g.b, g.round, RoundKind.GAME, cb, g.a, 2, gb)
     for (player, r), games in matches.items():
-        if len(games) == per:
+        if len(games) == per or (len(games) < per and event.settings.round_weight(r) < 1):  # a half round
             rows[player][r - 1] = _match(games)
     out: dict[PlayerId, tuple[RoundRecord, ...]] = {}
     for p in event.players:

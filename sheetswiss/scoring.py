@@ -146,6 +146,7 @@ PRESETS: dict[str, Scale] = {
     "chess": _fixed("chess", 1, Fraction(1, 2), 0),
     "magic": _fixed("magic", 3, 1, 0, game_based=True),
     "hct": _fixed("hct", 1, 0, 0, draws_allowed=False, game_based=True),
+    "netrunner": _fixed("netrunner", 3, 1, 0),
     "game12": Scale(name="game12", wins=parse_range("8..12"), draws=parse_range("6"), losses=parse_range("0..4"),
                     bye=Fraction(12), game_based=True),
 }

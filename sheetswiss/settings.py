@@ -140,6 +140,24 @@ def _plaques(text: str) -> int:
     return value
 
 
+def _round_weights(text: str) -> tuple[tuple[int, Fraction], ...]:
+    """Rounds and their SoS weights, e.g. ``6: 1/2`` or ``5=0.5, 6=0.5`` (RULES.md 4.12, Cobra's round weight).
+
+    >>> _round_weights("6: 1/2; 7=0.5")
+    ((6, Fraction(1, 2)), (7, Fraction(1, 2)))
+    """
+    out: dict[int, Fraction] = {}
+    for part in _names(text):
+        m = re.fullmatch(r"(\d+)\s*[:=]\s*(\S+)", part)
+        if m is None or int(m[1]) < 1:
+            raise ValueError(f"{part!r} is not a round and its weight, e.g. 6: 1/2")
+        weight = parse_number(m[2])
+        if not 0 < weight <= 1:
+            raise ValueError(f"{part!r}: a round's weight is above 0 and at most 1")
+        out[int(m[1])] = weight
+    return tuple(sorted(out.items()))
+
+
 def _ratio_cap(text: str) -> Fraction | None:
     """A number from 1, or ``none`` for no cap (RULES.md 5.4)."""
     if text.strip().lower() == "none":
@@ -180,7 +198,7 @@ class SettingSpec:
         return f"{self.description} Type: {', '.join(values[:-1])} or {values[-1]}."
 
 
-POINT_PRESETS = ("armati", "chess", "magic", "hct", "game12", "custom")
+POINT_PRESETS = ("armati", "chess", "magic", "hct", "game12", "netrunner", "custom")
 
 SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("event_name", "My event", _text, "The event's name, shown at the top of the tool's tabs.",
@@ -189,7 +207,8 @@ SPECS: tuple[SettingSpec, ...] = (
                 "swiss: rounds paired by score; heats: WBC-style multi-player heats.", ("swiss", "heats")),
     SettingSpec("points", "armati", _choice(*POINT_PRESETS),
                 "Point scale: armati 2/1/0, chess 1/0.5/0, magic 3/1/0, hct 1/-/0, game12 (12 points split "
-                "by game score), custom (the three settings below).", section="1.3"),
+                "by game score), netrunner 3/1/0 a game ranked by SoS and ESoS, custom (the three settings below).",
+                section="1.3"),
     SettingSpec("win_points", "", parse_range, "custom scale: points for a win, or a range such as 28..30.",
                 section="1.3"),
     SettingSpec("draw_points", "", parse_range, "custom scale: points for a draw, or a range such as 14..17.",
@@ -212,6 +231,9 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("tiebreaks", "", _names,
                 "Tiebreaks in order, comma-separated; empty: the scale's usual chain (armati: sodos, "
                 "median_buchholz, buchholz, random).", section="4.1"),
+    SettingSpec("round_weights", "", _round_weights,
+                "SoS and ESoS (netrunner): rounds that count less, e.g. 6: 1/2 for a half round of one game; "
+                "empty: every round weighs 1.", section="4.12"),
     SettingSpec("unplayed", "", _choice("fide2023", "fide2026", "fide2009", "points"),
                 "How byes and forfeits count in opponent-based tiebreaks: points (simple), fide2023 "
                 "(FIDE C.07 Art. 16), fide2026 (its capped dummy) or fide2009 (virtual opponent); "
@@ -446,11 +468,16 @@ class Settings:
     check_in: bool = False
     registrations: str = "Form Responses 1"
     registration_name: str = ""
+    round_weights: tuple[tuple[int, Fraction], ...] = ()
 
     @property
     def games_per_round(self) -> int:
         """Games a player plays in a round: 2 under ``sides: double`` (one on each side, RULES.md 3), else 1."""
         return 2 if self.sides == "double" else 1
+
+    def round_weight(self, round_: int) -> Fraction:
+        """The weight of ``round_`` in SoS and ESoS (``round_weights``; 1 unless listed, RULES.md 4.12)."""
+        return dict(self.round_weights).get(round_, Fraction(1))
 
     @property
     def unplayed_rule(self) -> str:

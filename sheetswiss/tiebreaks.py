@@ -136,7 +136,8 @@ def _key(spelling: str) -> str:
 
 def _register(entry: Tiebreak) -> None:
     TIEBREAKS[entry.name] = entry
-    _SPELLINGS.update({_key(s): entry.name for s in (entry.name, entry.title, *entry.aliases)})
+    for spelling in (entry.name, entry.title, *entry.aliases):  # a spelling taken first keeps its meaning:
+        _SPELLINGS.setdefault(_key(spelling), entry.name)       # "SoS" (cobra_sos's title) stays Buchholz
 
 
 def tiebreak(name: str, *aliases: str, title: str, kind: Kind = Kind.NUMBER,
@@ -185,6 +186,7 @@ _DEFAULT_CHAINS: dict[str, tuple[str, ...]] = {
     "armati": ("sodos", "median_buchholz", "buchholz", "random"),
     "hct": ("hct_t1", "hct_t2", "hct_t3"),
     "game12": ("omw", "ogw"),
+    "netrunner": ("cobra_sos", "cobra_esos"),
 }
 
 
@@ -437,6 +439,25 @@ class Context:
             losses = sum(1 for r, c in zip(rs, self.classes[x]) if c == "L" and r.opponent is not None)
             out[x] = wins - losses
         return out
+
+    @cached_property
+    def cobra_played(self) -> dict[PlayerId, Fraction]:
+        """Cobra's rounds played: the weights of the rounds with a Results row for the player (RULES.md 4.12)."""
+        weight = self.settings.round_weight
+        return {x: sum((weight(r.round) for r in rs if r.kind not in _UNPAIRED), Fraction(0))
+                for x, rs in self.records.items()}
+
+    @cached_property
+    def cobra_points(self) -> dict[PlayerId, int]:
+        """Points (``1/unit``) of the rounds with a Results row: a late entry's awarded points are not Cobra's."""
+        return {x: sum(p for r, p in zip(rs, self.round_points[x]) if r.kind not in _UNPAIRED)
+                for x, rs in self.records.items()}
+
+    @cached_property
+    def cobra_points_per_round(self) -> dict[PlayerId, Fraction]:
+        """Points per round played, as Cobra divides them; 0 for a player with no round played."""
+        return {x: self.points(p) / self.cobra_played[x] if self.cobra_played[x] else Fraction(0)
+                for x, p in self.cobra_points.items()}
 
     @cached_property
     def lot(self) -> dict[PlayerId, int]:
@@ -859,3 +880,60 @@ def random_lot(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     if notes is not None:
         notes.append(f"  position {ctx.lot[x]} of {len(ctx.lot)} in the draw with seed {ctx.settings.seed}")
     return Fraction(ctx.lot[x])
+
+
+_UNPAIRED = frozenset({RoundKind.LATE, RoundKind.ABSENT})
+"""Rounds without a Results row for the player: Cobra has no pairing for them (RULES.md 4.12)."""
+
+
+def _cobra_terms(ctx: Context, x: PlayerId) -> list[tuple[PlayerId, Fraction]]:
+    """``x``'s opponents, one per round with an opponent, with the round's weight (byes left out)."""
+    weight = ctx.settings.round_weight
+    return [(r.opponent, weight(r.round)) for r in ctx.records[x] if r.opponent is not None]
+
+
+def _weighted_mean(terms: list[tuple[PlayerId, Fraction]], value: Mapping[PlayerId, Fraction]) -> Fraction:
+    den = sum((w for _, w in terms), Fraction(0))
+    return sum((w * value[o] for o, w in terms), Fraction(0)) / den if den else Fraction(0)
+
+
+@tiebreak("cobra_sos", "strength of schedule", "netrunner sos", title="SoS")
+def cobra_sos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Strength of Schedule as Cobra computes it (RULES.md 4.12; Cobra's ``SosCalculator``).
+
+    Each opponent's points divided by the rounds that opponent played, averaged over the player's
+    opponents, each term weighted by its round's weight (``round_weights``, 1 unless set). An
+    opponent's rounds played are the weights of the rounds with a Results row for them: byes count,
+    rounds before a late entry and after a drop do not; their points are those rounds' points. The
+    player's own byes are left out; no opponent gives 0. Under ``sides: double`` a round's two games
+    are one term worth 0-6. Cobra's test: laurie (bye, beat johno 6-0) v dan (3-3 with johno, bye):
+    SoS of laurie 3/2 = 1.5, of johno (6 + 9/2) / 2 = 5.25.
+    """
+    terms = _cobra_terms(ctx, x)
+    per_round = ctx.cobra_points_per_round
+    if notes is not None:
+        for (o, w), r in zip(terms, (r for r in ctx.records[x] if r.opponent is not None)):
+            played = ctx.cobra_played[o]
+            notes.append(f"  R{r.round} v {o}: {number_text(ctx.points(ctx.cobra_points[o]))} points / "
+                         f"{number_text(played)} rounds = {number_text(per_round[o])}"
+                         + (f", weight {number_text(w)}" if w != 1 else ""))
+        if not terms:
+            notes.append("  no opponents yet: 0")
+    return _weighted_mean(terms, per_round)
+
+
+@tiebreak("cobra_esos", "extended sos", "extended strength of schedule", title="ESoS")
+def cobra_esos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Extended Strength of Schedule: the mean of the opponents' :func:`cobra_sos`, weighted as it.
+
+    RULES.md 4.12; Cobra's ``SosCalculator``. Cobra's test: laurie's only opponent johno has SoS
+    5.25, so laurie's ESoS is 5.25.
+    """
+    terms = _cobra_terms(ctx, x)
+    sos = ctx.values("cobra_sos")
+    if notes is not None:
+        for o, w in terms:
+            notes.append(f"  v {o}: SoS {number_text(sos[o])}" + (f", weight {number_text(w)}" if w != 1 else ""))
+        if not terms:
+            notes.append("  no opponents yet: 0")
+    return _weighted_mean(terms, sos)

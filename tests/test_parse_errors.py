@@ -63,7 +63,7 @@ def test_settings_columns_in_any_order_and_messages_name_the_moved_cells(tmp_pat
     insert_column(path, "Settings", 1, "Notes")
     row = next(r for r, row in enumerate(ExcelBackend(path).read().rows("Settings"), 1) if row[1] == "points")
     assert errors(path, "pair", str(path)) == [
-        f"Settings!C{row}: points: 'chezz' is not one of: armati, chess, magic, hct, game12, custom"]
+        f"Settings!C{row}: points: 'chezz' is not one of: armati, chess, magic, hct, game12, netrunner, custom"]
 
 
 def test_settings_without_a_value_header_is_refused(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ a bold frozen header, fitted column widths and number formats.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from ..backends.base import Append, Band, Book, Tab, TabFormat, Value
@@ -459,11 +459,20 @@ _ONE_PAGE_WIDE = 160
 """Characters of column width that still print readably on one landscape page."""
 
 
-def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime) -> Tab:
+CORP_COLUMN = 6
+"""Netrunner cuts: who plays the corp in each game (RULES.md 6.8); the GM types it where the higher seed chose."""
+
+
+def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime,
+                 sides: Mapping[str, str] | None = None) -> Tab:
     """Playoffs: one row per match with a Winner cell for the GM, the seeds, and the bracket drawn to the
-    right, rounds as columns, each match two cells with a line under it, winners in bold."""
+    right, rounds as columns, each match two cells with a line under it, winners in bold. ``sides`` (a
+    Netrunner cut) fills column F with each game's corp player, by match id."""
     rounds = max(m.round for m in bracket.matches)
-    header = (*PLAYOFF_COLUMNS, *(f"Round {r}" for r in range(1, rounds + 1)))
+    columns: tuple[str, ...] = PLAYOFF_COLUMNS
+    if sides is not None:
+        columns = (*columns[:CORP_COLUMN - 1], "Corp (type if chosen)", *columns[CORP_COLUMN:])
+    header = (*columns, *(f"Round {r}" for r in range(1, rounds + 1)))
     grid: dict[tuple[int, int], Value] = {}
     for i, m in enumerate(bracket.matches):
         row = 3 + i
@@ -471,10 +480,13 @@ def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime) -> Tab:
             grid[row, c] = value
         if m.walkover and not m.typed:
             grid[row, 9] = "walkover"
+        if sides is not None and m.id in sides:
+            grid[row, CORP_COLUMN] = sides[m.id]
     for i, seed in enumerate(bracket.seeds):
         grid[3 + i, 7], grid[3 + i, 8] = i + 1, seed
     last_row = 2 + max(len(bracket.matches), len(bracket.seeds))
     bands = [Band(3, 2 + len(bracket.matches), 5, 5, fill=NOTE_FILL),
+             *([Band(3, 2 + len(bracket.matches), CORP_COLUMN, CORP_COLUMN, fill=NOTE_FILL)] if sides else []),
              Band(3, last_row, 2, 2, center=True), Band(3, last_row, 7, 7, center=True)]
     depth: dict[int, int] = {}
     for m in bracket.matches:
@@ -495,13 +507,16 @@ def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime) -> Tab:
     if any(m.section for m in bracket.matches):
         footer.append("W: winners' bracket, L: losers' bracket (W1-2: winners' round 1, match 2), GF: grand final")
     footer.append("Type each winner's name in column E and run sheetswiss playoffs again to advance.")
+    if sides is not None:
+        footer.append("Column F: who plays the corp. Where the higher seed chooses, type the corp player's name there.")
     title = f"{event_name or 'Playoffs'}: {bracket.system} playoff, {when:%Y-%m-%d %H:%M}"
     tab = tool_tab(PLAYOFFS, title, header, body, bands, footer)
     widths = list(tab.format.widths)
     for c in range(BRACKET_FIRST_COLUMN - 1, len(widths)):
         widths[c] = max(widths[c], 16)
     return Tab(tab.name, tab.rows, TabFormat(freeze_rows=tab.format.freeze_rows, widths=tuple(widths),
-                                             bands=tab.format.bands, landscape=True, text_columns=(5,),
+                                             bands=tab.format.bands, landscape=True,
+                                             text_columns=(5, CORP_COLUMN) if sides is not None else (5,),
                                              pages_wide=1 if sum(widths) <= _ONE_PAGE_WIDE else 2))
 
 

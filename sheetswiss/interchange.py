@@ -1,0 +1,233 @@
+"""``export`` and ``import``: an event to and from the files other tools read (RULES.md section 11).
+
+Same pipeline as every command: the backend reads the workbook, the parser builds the event, the
+standings are computed, a format module (:mod:`sheetswiss.formats`) turns them into text, and the
+file is written at once (a temporary file replaced into place). Importing runs the other way: the
+format module turns text into workbook rows, the rows are parsed as a workbook would be (so nothing
+is written that the commands would refuse), and the backend writes them in one go.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from .api import Report, _now, checksum, open_backend
+from .backends.base import Append, Backend, Book, Changes, Tab, Value
+from .backends.excel import ExcelBackend
+from .errors import SheetswissError, WorkbookUnavailable
+from .formats import trf
+from .settings import SPECS
+from .standings import compute_standings
+from .tiebreaks import number_text
+from .workbook.contract import HEADERS, LOG, PLAYERS, RESULTS, SETTINGS
+from .workbook.parse import Columns, cell_text, parse_event
+from .workbook.render import append_rows, log_tab, template_tabs
+
+__all__ = ["FORMATS", "export", "import_file"]
+
+FORMATS = ("trf", "nrtm", "csv")
+"""What ``export --format`` accepts; without it the file's extension decides (.trf/.txt, .json, .csv)."""
+
+_BY_EXTENSION = {".trf": "trf", ".txt": "trf", ".json": "nrtm", ".csv": "csv"}
+_DEFAULTS = {spec.key: spec.default for spec in SPECS}
+
+
+def _format_of(path: Path, given: str | None) -> str:
+    if given is not None:
+        if given not in FORMATS:
+            raise SheetswissError(f"unknown format {given!r}; known: {', '.join(FORMATS)}")
+        return given
+    found = _BY_EXTENSION.get(path.suffix.lower())
+    if found is None:
+        raise SheetswissError(f"{path.name}: cannot tell the format from the name; end it in .trf, .json or .csv, "
+                              "or say --format trf, nrtm or csv")
+    return found
+
+
+def settings_text(book: Book) -> list[tuple[str, str]]:
+    """The Settings values typed, as text, where they differ from the defaults (for the files' own records)."""
+    cols = Columns(book, SETTINGS, ["Setting", "Value"], [])
+    out = []
+    for row in cols.rows:
+        key = cell_text(cols.get(row, "Setting")).lower().replace(" ", "_")
+        value = cell_text(cols.get(row, "Value"))
+        if key and value and key in _DEFAULTS and value != _DEFAULTS[key]:
+            out.append((key, value))
+    return out
+
+
+_ROUND = re.compile(r"\(round (\d+)\)")
+
+
+def round_dates(book: Book) -> dict[int, dt.date]:
+    """The day each round was paired, from the Log's ``pair`` rows (the last one for a round wins)."""
+    out: dict[int, dt.date] = {}
+    for row in book.rows(LOG)[2:]:
+        if len(row) < 4 or not cell_text(row[1]).startswith("pair"):
+            continue
+        m = _ROUND.search(cell_text(row[3]))
+        when = row[0]
+        if isinstance(when, str):
+            try:
+                when = dt.datetime.strptime(when.strip()[:10], "%Y-%m-%d")
+            except ValueError:
+                continue
+        if m and isinstance(when, (dt.datetime, dt.date)):
+            out[int(m[1])] = when.date() if isinstance(when, dt.datetime) else when
+    return out
+
+
+def _write_text(path: Path, text: str) -> None:
+    """``text`` to ``path`` in UTF-8, all at once: a temporary file in the same folder replaced into place."""
+    if not path.parent.is_dir():
+        raise WorkbookUnavailable(f"{path.parent}: no such folder; create it first or pick another path")
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def export(source: str | Backend, out: str | Path, *, format: str | None = None) -> Report:
+    """Write the event to ``out`` as a TRF, Netrunner results JSON or CSV (RULES.md section 11).
+
+    The workbook is only read. Rounds still missing results are left out and the report says so.
+    """
+    path = Path(out)
+    fmt = _format_of(path, format)
+    backend = open_backend(source)
+    book = backend.read()
+    event = parse_event(book)
+    table = compute_standings(event)
+    lines = []
+    if fmt == "trf":
+        text = trf.write(event, table, settings_text=settings_text(book), round_dates=round_dates(book))
+        what = "TRF"
+    else:
+        raise SheetswissError(f"export --format {fmt} is not available yet; use --format trf")
+    _write_text(path, text)
+    lines.append(f"Exported {len(event.players)} players, rounds 1-{table.rounds}, to {path} ({what})")
+    if event.paired_rounds > table.rounds:
+        lines.append(f"Round {table.rounds + 1} is not finished: its pairings are not in the file")
+    return Report(tuple(lines), text)
+
+
+def _read_text(path: Path) -> str:
+    if not path.is_file():
+        raise WorkbookUnavailable(f"{path}: no such file")
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # older TRFs are Latin-1
+
+
+def _new_tabs(imported: trf.Imported, seed: int) -> tuple[Tab, ...]:
+    """A new workbook's tabs: the template, its Settings values set, Players and Results filled."""
+    tabs = list(template_tabs("swiss", seed))
+    given = dict(imported.settings)
+    for i, tab in enumerate(tabs):
+        if tab.name == SETTINGS:
+            rows = [row if row[0] not in given else (row[0], given.pop(str(row[0])), *row[2:]) for row in tab.rows]
+            rows += [(key, value, "") for key, value in given.items()]
+            tabs[i] = Tab(tab.name, tuple(rows), tab.format)
+        elif tab.name == PLAYERS:
+            rows_p: list[tuple[Value, ...]] = [HEADERS[PLAYERS]]
+            rows_p += [(n, r, c or None, s or None, j) for n, r, c, s, j in imported.players]
+            tabs[i] = Tab(tab.name, tuple(rows_p), tab.format)
+        elif tab.name == RESULTS:
+            tabs[i] = Tab(tab.name, (HEADERS[RESULTS], *imported.results), tab.format)
+    return tuple(tabs)
+
+
+def _with_appends(book: Book, appends: Sequence[Append]) -> Book:
+    """``book`` as it will be once ``appends`` are written (to parse before writing anything)."""
+    tabs = {name: list(rows) for name, rows in book.tabs.items()}
+    for a in appends:
+        rows = tabs.setdefault(a.tab, [])
+        while len(rows) < a.first_row - 1:
+            rows.append(())
+        rows[a.first_row - 1:a.first_row - 1 + len(a.rows)] = list(a.rows)
+    return Book({name: tuple(rows) for name, rows in tabs.items()})
+
+
+def _points_notes(book: Book, parsed: trf.TrfFile) -> list[str]:
+    """Players whose points here differ from the file's points column (another scoring, accelerations)."""
+    event = parse_event(book)
+    table = compute_standings(event, through=event.paired_rounds)
+    ours = {row.player: row.points for row in table.rows}
+    differ = [f"{p.name} {number_text(ours[p.name])} (file {number_text(p.points)})" for p in parsed.players
+              if p.points is not None and p.name in ours and ours[p.name] != p.points]
+    if not differ:
+        return []
+    return [f"Points differ from the file's for {len(differ)} players: " + ", ".join(differ[:5])
+            + (" ..." if len(differ) > 5 else "") + "; check the scoring settings"]
+
+
+def import_file(infile: str | Path, destination: str | Backend, *, dry_run: bool = False, seed: int = 0,
+                now: dt.datetime | None = None) -> Report:
+    """Bring a TRF into a workbook: a new one made from it, or an existing one's rounds carried on.
+
+    Into an existing workbook: players not yet in Players (names compared ignoring case) are appended,
+    and the rounds after the last one in Results are appended; rounds already there are left alone and
+    the report says so. Settings are the GM's and are not touched. Nothing is written unless the result
+    reads as a valid event.
+    """
+    path = Path(infile)
+    if path.suffix.lower() not in (".trf", ".txt"):
+        raise SheetswissError(f"{path.name}: import reads a TRF (.trf or .txt)")
+    parsed = trf.read(_read_text(path), path.name)
+    imported = trf.workbook_rows(parsed)
+    backend = open_backend(destination)
+    when = _now(now)
+    lines: list[str] = []
+    if isinstance(backend, ExcelBackend) and not backend.exists():
+        tabs = _new_tabs(imported, seed)
+        book = Book({t.name: t.rows for t in tabs})
+        parse_event(book)  # refuse before writing, naming the cell
+        log = log_tab(Book({}), (f"{when:%Y-%m-%d %H:%M:%S}", f"import {path.name}", checksum(book),
+                                 "Settings, Players, Results"))
+        changes = Changes(new_tabs=tabs[:-1], tool_tabs=(log,))
+        rounds = max((r[0] for r in imported.results), default=0)
+        lines.append(f"{'Would create' if dry_run else 'Created'} {backend.label} from {path.name}: "
+                     f"{len(imported.players)} players, {len(imported.results)} Results rows (rounds 1-{rounds})")
+    else:
+        before = book = backend.read()
+        event = parse_event(book)
+        known = {p.name.lower() for p in event.players}
+        new_players = [row for row in imported.players if row[0].lower() not in known]
+        names = {p.name.lower(): p.name for p in event.players}
+        start = event.paired_rounds + 1
+        rows = [(r, t, names.get(a.lower(), a), names.get(b.lower(), b), res)
+                for r, t, a, b, res in imported.results if r >= start]
+        skipped = sorted({r for r, *_ in imported.results if r < start})
+        appends = []
+        if new_players:
+            appends.append(append_rows(book, PLAYERS, [
+                {"Name": n, "Rating": rt, "Club": c or None, "Status": s or None, "Joined": j}
+                for n, rt, c, s, j in new_players]))
+        if rows:
+            appends.append(append_rows(book, RESULTS, [
+                {"Round": r, "Table": t, "Player A": a, "Player B": b, "Result": res} for r, t, a, b, res in rows],
+                text=("Result",)))
+        book = _with_appends(book, appends)
+        parse_event(book)
+        log = log_tab(before, (f"{when:%Y-%m-%d %H:%M:%S}", f"import {path.name}", checksum(book),
+                                       ", ".join(a.tab for a in appends) or "nothing"))
+        changes = Changes(appends=tuple(appends), tool_tabs=(log,))
+        lines.append(f"{'Would add' if dry_run else 'Added'} {len(new_players)} players and {len(rows)} Results rows "
+                     f"from {path.name} to {backend.label}")
+        if skipped:
+            lines.append(f"Rounds {', '.join(map(str, skipped))} are in Results already and were left as they are")
+    lines += list(imported.notes) + _points_notes(book, parsed)
+    if not dry_run:
+        backend.write(changes)
+    return Report(tuple(lines), imported)
