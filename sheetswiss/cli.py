@@ -402,19 +402,23 @@ def demo(directory: str, format_: str, seed: int) -> None:
 @cli.command("export")
 @source_argument
 @click.argument("out", metavar="OUT")
-@click.option("--format", "format_", type=click.Choice(["trf", "nrtm", "csv"]),
+@click.option("--format", "format_", metavar="trf|nrtm|csv",
               help="trf (FIDE TRF), nrtm (Netrunner results JSON) or csv; default: from OUT's extension.")
-def export_(source: str, credentials: str | None, out: str, format_: str | None) -> None:
+@click.option("--tab", type=click.Choice(["players", "results", "standings"]), default="standings",
+              show_default=True, help="csv: the tab to write.")
+def export_(source: str, credentials: str | None, out: str, format_: str | None, tab: str) -> None:
     """Write the event to a file other programs read: a FIDE TRF, Netrunner's results JSON, or CSV.
 
     Example:
 
     \b
         sheetswiss export club-champs.xlsx club-champs.trf
+        sheetswiss export store-champs.xlsx store-champs.json --format nrtm
+        sheetswiss export club-champs.xlsx players.csv --tab players
     """
     from .interchange import export
 
-    click.echo(export(backend(source, credentials), out, format=format_).text())
+    click.echo(export(backend(source, credentials), out, format=format_, tab=tab).text())
 
 
 @cli.command("import")
@@ -423,12 +427,14 @@ def export_(source: str, credentials: str | None, out: str, format_: str | None)
 @credentials_option
 @dry_run_option
 def import_(infile: str, destination: str, credentials: str | None, dry_run: bool) -> None:
-    """Bring a TRF into a workbook: a new one made from it, or an existing one's next rounds.
+    """Bring a TRF into a workbook (a new one made from it, or an existing one's next rounds), or a CSV of
+    players or results into an existing workbook.
 
     Example:
 
     \b
         sheetswiss import club-champs.trf club-champs.xlsx
+        sheetswiss import registrations.csv club-champs.xlsx
     """
     from .interchange import import_file
 

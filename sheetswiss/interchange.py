@@ -20,7 +20,8 @@ from .api import Report, _now, checksum, open_backend
 from .backends.base import Append, Backend, Book, Changes, Tab, Value
 from .backends.excel import ExcelBackend
 from .errors import SheetswissError, WorkbookUnavailable
-from .formats import trf
+from .formats import csv, nrtm, trf
+from .model import Event
 from .settings import SPECS
 from .standings import compute_standings
 from .tiebreaks import number_text
@@ -82,6 +83,32 @@ def round_dates(book: Book) -> dict[int, dt.date]:
     return out
 
 
+IDENTITY_COLUMNS = ("Corp", "Runner", "Corp faction", "Runner faction")
+"""Optional Players columns with each player's Netrunner decks, for the results JSON (RULES.md 11.2)."""
+
+
+def identities(book: Book) -> dict[str, nrtm.Identities]:
+    """Each player's identities and factions from the Players tab's optional columns, where typed."""
+    cols = Columns(book, PLAYERS, ["Name"], IDENTITY_COLUMNS)
+    out = {}
+    for row in cols.rows:
+        name = cell_text(cols.get(row, "Name"))
+        if name:
+            values = [cell_text(cols.get(row, c)) or None for c in IDENTITY_COLUMNS]
+            out[name] = nrtm.Identities(*values)
+    return out
+
+
+def _cut(book: Book, event: Event) -> nrtm.Cut | None:
+    """The top cut as the Playoffs tab has it, with its sides in a Netrunner event; ``None`` before one."""
+    from .api import _cut_sides, _playoff_seeds, _typed_bracket
+
+    if not _playoff_seeds(book):
+        return None
+    bracket, _ = _typed_bracket(book, event)
+    return nrtm.Cut(bracket=bracket, sides=_cut_sides(book, event, bracket) or {})
+
+
 def _write_text(path: Path, text: str) -> None:
     """``text`` to ``path`` in UTF-8, all at once: a temporary file in the same folder replaced into place."""
     if not path.parent.is_dir():
@@ -96,10 +123,11 @@ def _write_text(path: Path, text: str) -> None:
         raise
 
 
-def export(source: str | Backend, out: str | Path, *, format: str | None = None) -> Report:
+def export(source: str | Backend, out: str | Path, *, format: str | None = None, tab: str = "standings") -> Report:
     """Write the event to ``out`` as a TRF, Netrunner results JSON or CSV (RULES.md section 11).
 
-    The workbook is only read. Rounds still missing results are left out and the report says so.
+    The workbook is only read. Rounds still missing results are left out and the report says so;
+    a CSV holds one tab, ``tab`` (``players``, ``results`` or ``standings``), and Results whole.
     """
     path = Path(out)
     fmt = _format_of(path, format)
@@ -111,11 +139,16 @@ def export(source: str | Backend, out: str | Path, *, format: str | None = None)
     if fmt == "trf":
         text = trf.write(event, table, settings_text=settings_text(book), round_dates=round_dates(book))
         what = "TRF"
+    elif fmt == "nrtm":
+        text = nrtm.write(event, table, date=round_dates(book).get(1, _now(None).date()),
+                          identities=identities(book), cut=_cut(book, event))
+        what = "Netrunner results JSON"
     else:
-        raise SheetswissError(f"export --format {fmt} is not available yet; use --format trf")
+        text = "\ufeff" + csv.tab_csv(tab, event, table)  # the byte-order mark makes Excel read UTF-8
+        what = f"CSV of {tab.capitalize()}"
     _write_text(path, text)
     lines.append(f"Exported {len(event.players)} players, rounds 1-{table.rounds}, to {path} ({what})")
-    if event.paired_rounds > table.rounds:
+    if event.paired_rounds > table.rounds and not (fmt == "csv" and tab != "standings"):
         lines.append(f"Round {table.rounds + 1} is not finished: its pairings are not in the file")
     return Report(tuple(lines), text)
 
@@ -182,8 +215,10 @@ def import_file(infile: str | Path, destination: str | Backend, *, dry_run: bool
     reads as a valid event.
     """
     path = Path(infile)
+    if path.suffix.lower() == ".csv":
+        return _import_csv(path, open_backend(destination), dry_run=dry_run, when=_now(now))
     if path.suffix.lower() not in (".trf", ".txt"):
-        raise SheetswissError(f"{path.name}: import reads a TRF (.trf or .txt)")
+        raise SheetswissError(f"{path.name}: import reads a TRF (.trf or .txt) or a CSV of players or results (.csv)")
     parsed = trf.read(_read_text(path), path.name)
     imported = trf.workbook_rows(parsed)
     backend = open_backend(destination)
@@ -231,3 +266,44 @@ def import_file(infile: str | Path, destination: str | Backend, *, dry_run: bool
     if not dry_run:
         backend.write(changes)
     return Report(tuple(lines), imported)
+
+
+def _import_csv(path: Path, backend: Backend, *, dry_run: bool, when: dt.datetime) -> Report:
+    """A players CSV (a Name column) appended to Players, or a results CSV (Round, Player A ...) to Results.
+
+    Players: names already in Players (ignoring case and accents) and names repeated in the file are
+    listed and not added. Results: the rounds after the last one in Results. The CSV is only read.
+    """
+    if not backend.exists():
+        raise WorkbookUnavailable(f"{backend.label}: no such workbook; make one with: sheetswiss new {backend.label}")
+    rows = csv.rows_of(_read_text(path), path.name)
+    book = backend.read()
+    event = parse_event(book)
+    header = {h.strip().lower() for h in rows[0]}
+    lines: list[str] = []
+    if "player a" in header:
+        records = [r for r in csv.results_in(rows, path.name, event.players)
+                   if isinstance(r["Round"], int) and r["Round"] > event.paired_rounds]
+        appends = [append_rows(book, RESULTS, records, text=("Result",))] if records else []
+        lines.append(f"{'Would add' if dry_run else 'Added'} {len(records)} Results rows from {path.name}")
+        skipped = len(rows) - 1 - len(records)
+        if skipped:
+            lines.append(f"{skipped} rows of rounds already in Results were left out")
+    else:
+        found = csv.players_in(rows, path.name, event.players)
+        appends = [append_rows(book, PLAYERS, [{"Name": n, "Rating": r, "Club": c or None}
+                                               for n, r, c in found.rows])] if found.rows else []
+        lines.append(f"{'Would add' if dry_run else 'Added'} {len(found.rows)} players from {path.name}"
+                     + (": " + ", ".join(n for n, _, _ in found.rows[:10]) if found.rows else "")
+                     + (" ..." if len(found.rows) > 10 else ""))
+        if found.already:
+            lines.append(f"Already in Players, not added: {', '.join(found.already)}")
+        if found.repeated:
+            lines.append(f"Listed twice in {path.name}, added once: {', '.join(found.repeated)}")
+    after = _with_appends(book, appends)
+    parse_event(after)
+    log = log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", f"import {path.name}", checksum(after),
+                         ", ".join(a.tab for a in appends) or "nothing"))
+    if not dry_run:
+        backend.write(Changes(appends=tuple(appends), tool_tabs=(log,)))
+    return Report(tuple(lines), None)

@@ -1,0 +1,190 @@
+"""CSV out (Players, Results, Standings) and players in (RULES.md 11.3).
+
+Written as UTF-8 with a header row. A cell that a spreadsheet would take for a formula (text starting
+with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a leading apostrophe, the usual guard
+against CSV injection; reading strips it again, so a name survives the round trip.
+
+>>> safe("=SUM(A1)"), safe("-5"), safe("Ana"), unsafe("'=SUM(A1)")
+("'=SUM(A1)", "'-5", 'Ana', '=SUM(A1)')
+>>> fold("  Zoë  Ávila "), fold("ZOE AVILA")
+('zoe avila', 'zoe avila')
+"""
+
+from __future__ import annotations
+
+import csv as _csv
+import io
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import final
+
+from ..backends.base import Value
+from ..errors import SheetswissError
+from ..model import Event, Player
+from ..standings import Standings
+
+__all__ = ["PlayersIn", "fold", "players_in", "results_in", "safe", "tab_csv", "unsafe"]
+
+_RISKY = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe(text: str) -> str:
+    """``text`` with an apostrophe in front when a spreadsheet would read it as a formula."""
+    return "'" + text if text.startswith(_RISKY) else text
+
+
+def unsafe(text: str) -> str:
+    """The inverse of :func:`safe`: the guarding apostrophe removed."""
+    return text[1:] if text.startswith("'") and text[1:].startswith(_RISKY) else text
+
+
+def fold(name: str) -> str:
+    """A name as compared when players are matched: accents dropped, case folded, spaces collapsed."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(bare.casefold().split())
+
+
+def _text(value: Value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _write(header: Sequence[str], rows: Sequence[Sequence[Value]]) -> str:
+    out = io.StringIO()
+    writer = _csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([safe(_text(v)) for v in row])
+    return out.getvalue()
+
+
+def tab_csv(tab: str, event: Event, table: Standings) -> str:
+    """``players``, ``results`` or ``standings`` as CSV text (RULES.md 11.3)."""
+    if tab == "players":
+        return _write(("Name", "Rating", "Club", "Status", "Joined"), [
+            (p.name, p.rating, p.club,
+             str(p.dropped_after) if p.dropped_after is not None else "dropped" if p.dropped else "",
+             p.joined if p.joined > 1 else None) for p in event.players])
+    if tab == "results":
+        return _write(("Round", "Table", "Player A", "Player B", "Result"), [
+            (g.round, g.table, g.a, g.b if g.b is not None else "BYE",
+             g.result.spelling() if g.result is not None else "") for g in event.games])
+    if tab == "standings":
+        titles = [t.title for t in table.tiebreaks]
+        return _write(("Rank", "Player", "Points", "Wins", "Draws", "Losses", *titles), [
+            (f"{row.rank}{'=' if row.shared else ''}", row.player, _number(row.points), row.wins, row.draws,
+             row.losses, *(t.text(v) for t, v in zip(table.tiebreaks, row.values))) for row in table.rows])
+    raise SheetswissError(f"unknown tab {tab!r}; export --tab players, results or standings")
+
+
+def _number(value: object) -> str:
+    from fractions import Fraction
+
+    from ..tiebreaks import number_text
+
+    return number_text(value) if isinstance(value, Fraction) else str(value)
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayersIn:
+    """What a players CSV brings: new Players rows, and the names it did not add, with why."""
+
+    rows: tuple[tuple[str, int | None, str], ...]
+    """Name, Rating, Club of each player to append, in the file's order."""
+    already: tuple[str, ...]
+    """Names already in Players (matched ignoring case and accents)."""
+    repeated: tuple[str, ...]
+    """Names the file lists more than once (the first is taken): ``"Ana Lima (lines 2 and 5)"``."""
+
+
+def _cell(row: Sequence[str], col: Mapping[str, int], name: str) -> str:
+    """The cell of ``row`` under header ``name``, guard apostrophe removed; ``""`` when the row is short."""
+    i = col.get(name)
+    return unsafe(row[i].strip()) if i is not None and i < len(row) else ""
+
+
+def rows_of(text: str, source: str) -> list[list[str]]:
+    """The CSV's rows, header first; comma, semicolon or tab separated (a spreadsheet's own export)."""
+    sample = text[:4096]
+    try:
+        dialect: type[_csv.Dialect] | _csv.Dialect = _csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except _csv.Error:
+        dialect = _csv.excel
+    rows = [row for row in _csv.reader(io.StringIO(text), dialect)]
+    if not rows:
+        raise SheetswissError(f"{source}: the file is empty; the first line names the columns (Name, Rating, Club)")
+    return rows
+
+
+def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Player]) -> list[dict[str, Value]]:
+    """Results rows from a results CSV (Round, Table, Player A, Player B, Result), names as in Players.
+
+    A name matches a player ignoring case and accents; a name that matches nobody, or a round or table
+    that is not a whole number, is an error naming the line and column.
+    """
+    header = [h.strip().lower() for h in rows[0]]
+    col = {name: header.index(name.lower()) for name in ("Round", "Table", "Player A", "Player B", "Result")
+           if name.lower() in header}
+    if "Round" not in col or "Player A" not in col:
+        raise SheetswissError(f"{source}:1: a results file's first line names Round, Table, Player A, Player B, Result")
+    names = {fold(p.name): p.name for p in players}
+    out: list[dict[str, Value]] = []
+    for n, row in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        record: dict[str, Value] = {"Result": _cell(row, col, "Result") or None}
+        for name in ("Round", "Table"):
+            text = _cell(row, col, name)
+            if text and not text.isdigit():
+                raise SheetswissError(f"{source}:{n}:{col[name] + 1}: cannot read {text!r} as a {name.lower()} number")
+            record[name] = int(text) if text else None
+        for name in ("Player A", "Player B"):
+            text = _cell(row, col, name)
+            if name == "Player B" and text.lower() in ("", "bye"):
+                record[name] = "BYE"
+                continue
+            if fold(text) not in names:
+                raise SheetswissError(f"{source}:{n}:{col[name] + 1}: {text!r} is not in Players")
+            record[name] = names[fold(text)]
+        out.append(record)
+    return out
+
+
+def players_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Player]) -> PlayersIn:
+    """Players from a players CSV's rows (a header with Name, optional Rating and Club).
+
+    A rating that is not a whole number is an error naming the line and column; an empty name is skipped.
+    """
+    header = [h.strip().lower() for h in rows[0]]
+    if "name" not in header:
+        raise SheetswissError(f"{source}:1: no column headed 'Name' in the first line")
+    col: dict[str, int] = {name: header.index(name) for name in ("name", "rating", "club") if name in header}
+    known = {fold(p.name) for p in players}
+    seen: dict[str, int] = {}
+    out: list[tuple[str, int | None, str]] = []
+    already: list[str] = []
+    repeated: list[str] = []
+    for n, row in enumerate(rows[1:], start=2):
+        name = _cell(row, col, "name")
+        if not name:
+            continue
+        key = fold(name)
+        if key in seen:
+            repeated.append(f"{name} (lines {seen[key]} and {n})")
+            continue
+        seen[key] = n
+        if key in known:
+            already.append(name)
+            continue
+        rating_text = _cell(row, col, "rating")
+        if rating_text and not rating_text.isdigit():
+            raise SheetswissError(f"{source}:{n}:{col['rating'] + 1}: cannot read {rating_text!r} as a rating; "
+                                  "a whole number or nothing")
+        out.append((name, int(rating_text) if rating_text else None, _cell(row, col, "club")))
+    return PlayersIn(rows=tuple(out), already=tuple(already), repeated=tuple(repeated))
