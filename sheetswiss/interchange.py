@@ -269,10 +269,9 @@ def import_file(infile: str | Path, destination: str | Backend, *, dry_run: bool
 
 
 def _import_csv(path: Path, backend: Backend, *, dry_run: bool, when: dt.datetime) -> Report:
-    """A players CSV (a Name column) appended to Players, or a results CSV (Round, Player A ...) to Results.
-
-    Players: names already in Players (ignoring case and accents) and names repeated in the file are
-    listed and not added. Results: the rounds after the last one in Results. The CSV is only read.
+    """A players CSV appended to Players by ``register`` (RULES.md 10.1: names already in Players and names
+    repeated in the file are listed and not added), or a results CSV (Round, Player A ...) to Results: the
+    rounds after the last one there. The CSV is only read.
     """
     if not backend.exists():
         raise WorkbookUnavailable(f"{backend.label}: no such workbook; make one with: sheetswiss new {backend.label}")
@@ -289,17 +288,10 @@ def _import_csv(path: Path, backend: Backend, *, dry_run: bool, when: dt.datetim
         skipped = len(rows) - 1 - len(records)
         if skipped:
             lines.append(f"{skipped} rows of rounds already in Results were left out")
-    else:
-        found = csv.players_in(rows, path.name, event.players)
-        appends = [append_rows(book, PLAYERS, [{"Name": n, "Rating": r, "Club": c or None}
-                                               for n, r, c in found.rows])] if found.rows else []
-        lines.append(f"{'Would add' if dry_run else 'Added'} {len(found.rows)} players from {path.name}"
-                     + (": " + ", ".join(n for n, _, _ in found.rows[:10]) if found.rows else "")
-                     + (" ..." if len(found.rows) > 10 else ""))
-        if found.already:
-            lines.append(f"Already in Players, not added: {', '.join(found.already)}")
-        if found.repeated:
-            lines.append(f"Listed twice in {path.name}, added once: {', '.join(found.repeated)}")
+    else:  # players: the registration import's own path (RULES.md 10.1)
+        from .api import register
+
+        return register(backend, from_=str(path), dry_run=dry_run, now=when)
     after = _with_appends(book, appends)
     parse_event(after)
     log = log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", f"import {path.name}", checksum(after),

@@ -48,4 +48,16 @@ def read_csv(path: str | Path) -> tuple[tuple[Value, ...], ...]:
         raise WorkbookUnavailable(f"{path}: not a readable CSV file ({e})") from None
     while rows and not any(rows[-1]):
         rows.pop()
-    return tuple(rows)
+    return tuple(tuple(_unguarded(cell) for cell in row) for row in rows)
+
+
+def _unguarded(cell: Value) -> Value:
+    """A cell without the apostrophe that keeps a spreadsheet from running ``=``, ``+``, ``-`` or ``@`` text as a
+    formula (sheetswiss's own CSV export writes it, RULES.md 11.3).
+
+    >>> _unguarded("'=SUM(A1)"), _unguarded("'Tis"), _unguarded(None)
+    ('=SUM(A1)', "'Tis", None)
+    """
+    if isinstance(cell, str) and cell.startswith("'") and cell[1:2] in ("=", "+", "-", "@"):
+        return cell[1:]
+    return cell

@@ -1,4 +1,4 @@
-"""CSV out (Players, Results, Standings) and players in (RULES.md 11.3).
+"""CSV out (Players, Results, Standings) and results in (RULES.md 11.3); players come in by ``register``.
 
 Written as UTF-8 with a header row. A cell that a spreadsheet would take for a formula (text starting
 with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a leading apostrophe, the usual guard
@@ -6,25 +6,21 @@ against CSV injection; reading strips it again, so a name survives the round tri
 
 >>> safe("=SUM(A1)"), safe("-5"), safe("Ana"), unsafe("'=SUM(A1)")
 ("'=SUM(A1)", "'-5", 'Ana', '=SUM(A1)')
->>> fold("  Zoë  Ávila "), fold("ZOE AVILA")
-('zoe avila', 'zoe avila')
 """
 
 from __future__ import annotations
 
 import csv as _csv
 import io
-import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import final
 
 from ..backends.base import Value
 from ..errors import SheetswissError
 from ..model import Event, Player
+from ..registration import same_player
 from ..standings import Standings
 
-__all__ = ["PlayersIn", "fold", "players_in", "results_in", "safe", "tab_csv", "unsafe"]
+__all__ = ["results_in", "rows_of", "safe", "tab_csv", "unsafe"]
 
 _RISKY = ("=", "+", "-", "@", "\t", "\r")
 
@@ -37,13 +33,6 @@ def safe(text: str) -> str:
 def unsafe(text: str) -> str:
     """The inverse of :func:`safe`: the guarding apostrophe removed."""
     return text[1:] if text.startswith("'") and text[1:].startswith(_RISKY) else text
-
-
-def fold(name: str) -> str:
-    """A name as compared when players are matched: accents dropped, case folded, spaces collapsed."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(bare.casefold().split())
 
 
 def _text(value: Value) -> str:
@@ -90,19 +79,6 @@ def _number(value: object) -> str:
     return number_text(value) if isinstance(value, Fraction) else str(value)
 
 
-@final
-@dataclass(frozen=True, slots=True, kw_only=True)
-class PlayersIn:
-    """What a players CSV brings: new Players rows, and the names it did not add, with why."""
-
-    rows: tuple[tuple[str, int | None, str], ...]
-    """Name, Rating, Club of each player to append, in the file's order."""
-    already: tuple[str, ...]
-    """Names already in Players (matched ignoring case and accents)."""
-    repeated: tuple[str, ...]
-    """Names the file lists more than once (the first is taken): ``"Ana Lima (lines 2 and 5)"``."""
-
-
 def _cell(row: Sequence[str], col: Mapping[str, int], name: str) -> str:
     """The cell of ``row`` under header ``name``, guard apostrophe removed; ``""`` when the row is short."""
     i = col.get(name)
@@ -125,15 +101,17 @@ def rows_of(text: str, source: str) -> list[list[str]]:
 def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Player]) -> list[dict[str, Value]]:
     """Results rows from a results CSV (Round, Table, Player A, Player B, Result), names as in Players.
 
-    A name matches a player ignoring case and accents; a name that matches nobody, or a round or table
+    A name matches a player as ``register`` matches them (case, accents, apostrophes and spaces aside); a
+    name that matches nobody, or a round or table
     that is not a whole number, is an error naming the line and column.
     """
     header = [h.strip().lower() for h in rows[0]]
     col = {name: header.index(name.lower()) for name in ("Round", "Table", "Player A", "Player B", "Result")
            if name.lower() in header}
     if "Round" not in col or "Player A" not in col:
-        raise SheetswissError(f"{source}:1: a results file's first line names Round, Table, Player A, Player B, Result")
-    names = {fold(p.name): p.name for p in players}
+        raise SheetswissError(f"{source}:1: a results file's first line names Round, Table, Player A, Player B and "
+                              "Result")
+    names = {same_player(p.name): p.name for p in players}
     out: list[dict[str, Value]] = []
     for n, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
@@ -149,42 +127,8 @@ def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Pla
             if name == "Player B" and text.lower() in ("", "bye"):
                 record[name] = "BYE"
                 continue
-            if fold(text) not in names:
+            if same_player(text) not in names:
                 raise SheetswissError(f"{source}:{n}:{col[name] + 1}: {text!r} is not in Players")
-            record[name] = names[fold(text)]
+            record[name] = names[same_player(text)]
         out.append(record)
     return out
-
-
-def players_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Player]) -> PlayersIn:
-    """Players from a players CSV's rows (a header with Name, optional Rating and Club).
-
-    A rating that is not a whole number is an error naming the line and column; an empty name is skipped.
-    """
-    header = [h.strip().lower() for h in rows[0]]
-    if "name" not in header:
-        raise SheetswissError(f"{source}:1: no column headed 'Name' in the first line")
-    col: dict[str, int] = {name: header.index(name) for name in ("name", "rating", "club") if name in header}
-    known = {fold(p.name) for p in players}
-    seen: dict[str, int] = {}
-    out: list[tuple[str, int | None, str]] = []
-    already: list[str] = []
-    repeated: list[str] = []
-    for n, row in enumerate(rows[1:], start=2):
-        name = _cell(row, col, "name")
-        if not name:
-            continue
-        key = fold(name)
-        if key in seen:
-            repeated.append(f"{name} (lines {seen[key]} and {n})")
-            continue
-        seen[key] = n
-        if key in known:
-            already.append(name)
-            continue
-        rating_text = _cell(row, col, "rating")
-        if rating_text and not rating_text.isdigit():
-            raise SheetswissError(f"{source}:{n}:{col['rating'] + 1}: cannot read {rating_text!r} as a rating; "
-                                  "a whole number or nothing")
-        out.append((name, int(rating_text) if rating_text else None, _cell(row, col, "club")))
-    return PlayersIn(rows=tuple(out), already=tuple(already), repeated=tuple(repeated))
