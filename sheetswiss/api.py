@@ -35,7 +35,15 @@ from .standings import Standings, compute_standings, making_cut, top_cut
 from .standings import explain as explain_standing
 from .tiebreaks import number_text
 from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
-from .workbook.parse import Columns, cell_text, parse_event, parse_players, parse_settings_tab, parse_signups
+from .workbook.parse import (
+    Columns,
+    cell_text,
+    parse_event,
+    parse_players,
+    parse_settings_tab,
+    parse_signups,
+    require_players,
+)
 from .workbook.parse_heats import parse_attendance, parse_heat_tab, parse_heats
 from .workbook.render import (
     copied_tabs,
@@ -197,6 +205,7 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     if limit is not None and event.paired_rounds >= limit:
         raise SheetswissError(f"Settings: all {limit} rounds are paired (setting rounds); raise it to pair more")
     _check_listed(event)
+    require_players(event.players)
     if event.settings.check_in and not any(p.plays_in(event.paired_rounds + 1) for p in event.players):
         raise SheetswissError("Players: check_in is yes and no player is marked in the Present column; mark those "
                               "who have arrived (yes) and run again")
@@ -398,6 +407,7 @@ def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = No
     backend = open_backend(source)
     book = backend.read()
     settings, everyone, games = _heat_event(book)
+    require_players(everyone)
     if any(g.heat == heat for g in games):
         raise SheetswissError(f"Heats: heat {heat} is seated already; delete its rows in Heats to seat it again")
     if players:

@@ -27,6 +27,7 @@ __all__ = [
     "HeatFinish",
     "HeatGame",
     "HeatSeat",
+    "HeatsWarning",
     "Inversion",
     "PlayerHeats",
     "Qualification",
@@ -35,6 +36,8 @@ __all__ = [
     "first_heats",
     "game_points",
     "inversions",
+    "negative_scores",
+    "place_contradiction",
     "places",
     "player_heats",
     "precedence_steps",
@@ -138,6 +141,56 @@ def places(game: HeatGame, settings: Settings) -> tuple[int, ...]:
             raise BadWorkbook(f"{_cells(tied, 'score')}: {game.label}: equal scores ({tied[0].score}) for {what} "
                               "place; type every player's Place at this table to say who is ahead")
     return result
+
+
+class HeatsWarning(UserWarning):
+    """Something in Heats that is accepted as typed but is likely a slip; the command goes on and says it."""
+
+
+def place_contradiction(game: HeatGame, settings: Settings) -> str | None:
+    """A line when the typed Place of a finished table puts a player ahead of one with a better score
+    (RULES.md 5.3: the Place counts, so this is a warning, not an error), naming both Place cells.
+
+    >>> seats = (HeatSeat(player="Ana", score=Fraction(30), place=2, place_cell="Heats!E2"),
+    ...          HeatSeat(player="Bo", score=Fraction(20), place=1, place_cell="Heats!E3"))
+    >>> print(place_contradiction(HeatGame(heat=1, table=1, seats=seats), Settings()))  # doctest: +NORMALIZE_WHITESPACE
+    Heats!E3, Heats!E2: heat 1 table 1: Place puts Bo (1) ahead of Ana (2), whose score is better (30 to 20);
+    the Place counts: check it
+    """
+    seats = game.seats
+    if any(s.place is None or s.score is None for s in seats):
+        return None
+    sign = 1 if settings.score_order == "high" else -1
+    for ahead, behind in itertools.permutations(seats, 2):
+        assert ahead.place is not None and behind.place is not None and ahead.score is not None
+        assert behind.score is not None
+        if ahead.place < behind.place and sign * ahead.score < sign * behind.score:
+            return (f"{_cells((ahead, behind), 'place')}: {game.label}: Place puts {ahead.player} ({ahead.place}) "
+                    f"ahead of {behind.player} ({behind.place}), whose score is better ({behind.score} to "
+                    f"{ahead.score}); the Place counts: check it")
+    return None
+
+
+def negative_scores(games: Iterable[HeatGame], settings: Settings) -> str | None:
+    """A hint when finished tables have scores below 0 and ``score_offset`` is 0: a ratio of negative
+    scores means nothing (RULES.md 5.4), so the offset should lift every score above 0.
+
+    >>> seats = (HeatSeat(player="Ana", score=Fraction(12), score_cell="Heats!D2"),
+    ...          HeatSeat(player="Bo", score=Fraction(-4), score_cell="Heats!D3"))
+    >>> print(negative_scores([HeatGame(heat=1, table=1, seats=seats)], Settings()))  # doctest: +NORMALIZE_WHITESPACE
+    Heats!D3: a score below 0 (-4) and score_offset is 0, so score ratios mean little (RULES.md 5.4);
+    set score_offset to 5 or more to lift every score above 0
+    """
+    if settings.score_offset != 0:
+        return None
+    below = [s for g in games for s in g.seats if s.score is not None and s.score < 0]
+    if not below:
+        return None
+    lowest = min(s.score for s in below if s.score is not None)
+    more = f" (and {len(below) - 1} more)" if len(below) > 1 else ""
+    return (f"{below[0].score_cell or below[0].player}{more}: a score below 0 ({below[0].score}) and score_offset "
+            f"is 0, so score ratios mean little (RULES.md 5.4); set score_offset to {1 - lowest} or more to lift "
+            "every score above 0")
 
 
 def _ratio(own: Fraction, other: Fraction, settings: Settings, *, lower: Fraction,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -11,7 +13,7 @@ from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.cli import cli
 from sheetswiss.workbook.parse import parse_event
 
-from .helpers import new_workbook
+from .helpers import new_workbook, random_results, type_results
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -154,3 +156,138 @@ def test_every_bad_heats_cell_in_one_run(tmp_path: Path) -> None:
         "Heats!D2: the score 'lots' is not a number",
         "Heats!C3: 'Zed' is not in Players",
         "Heats!A4: Heat must be a whole number from 1, not 'one'"]
+
+
+def played(tmp_path: Path, rounds: int = 2) -> Path:
+    """A workbook of PLAYERS with ``rounds`` rounds paired and every result typed."""
+    path = new_workbook(tmp_path, PLAYERS)
+    for _ in range(rounds):
+        assert run("pair", str(path))[0] == 0
+        type_results(path, random_results(5, draws=False))
+    return path
+
+
+def test_results_sorted_by_player_say_so(tmp_path: Path) -> None:
+    path = played(tmp_path)
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Results"]
+    rows = sorted((list(r) for r in ws.iter_rows(min_row=2, values_only=True) if any(r)), key=lambda r: str(r[2]))
+    for r, values in enumerate(rows, start=2):
+        for c, value in enumerate(values, start=1):
+            ws.cell(r, c, value)
+    wb.save(path)
+    [line] = errors(path, "standings", str(path))
+    assert line == ("Results!A4: the rows are out of order: round 1 in row 4 comes after round 2 in row 3 (a round "
+                    "number goes back in 2 places); sort Results by Round, then Table, and run again")
+
+
+def test_a_merged_result_cell_is_named(tmp_path: Path) -> None:
+    path = played(tmp_path, rounds=1)
+    wb = openpyxl.load_workbook(path)
+    wb["Results"].merge_cells("E3:E4")
+    wb.save(path)
+    assert errors(path, "standings", str(path)) == [
+        "Results!E3:E4: these cells are merged; each row needs its own Result cell: unmerge them (only the "
+        "first cell of merged cells holds a value)"]
+
+
+def _cached(path: Path, cell: str, formula: str, shows: str) -> None:
+    """Make ``cell`` of Results hold ``formula`` with the value ``shows``, as a spreadsheet program saves it."""
+    wb = openpyxl.load_workbook(path)
+    wb["Results"][cell] = "=" + formula
+    wb.save(path)
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    sheet = next(n for n in parts if n.startswith("xl/worksheets/") and f'r="{cell}"'.encode() in parts[n]
+                 and f"<f>{formula}</f>".encode() in parts[n])
+    parts[sheet] = re.sub(rf'<c r="{cell}"([^>]*)><f>{re.escape(formula)}</f><v\s*/?>(</v>)?'.encode(),
+                          f'<c r="{cell}"\\1 t="str"><f>{formula}</f><v>{shows}</v>'.encode(), parts[sheet])
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+
+
+def test_a_formula_in_a_result_cell_is_named(tmp_path: Path) -> None:
+    path = played(tmp_path, rounds=1)
+    wb = openpyxl.load_workbook(path)
+    wb["Results"]["E3"] = "=1-0"  # typed as a formula and never calculated
+    wb.save(path)
+    _cached(path, "E2", "0-1", "-1")
+    assert errors(path, "standings", str(path)) == [
+        "Results!E2: the cell holds the formula '=0-1', which shows '-1', not a result; type the result itself, "
+        "with an apostrophe first when it starts with + - or = ('+/-)",
+        "Results!E3: the cell holds the formula '=1-0', not a result; type the result itself, with an apostrophe "
+        "first when it starts with + - or = ('+/-)"]
+
+
+def test_a_spreadsheet_error_in_a_result_cell_is_named(tmp_path: Path) -> None:
+    path = played(tmp_path, rounds=1)
+    ExcelBackend(path).fill_cells("Results", {"E2": "#ERROR!"})  # what Google Sheets shows for +/- typed bare
+    assert errors(path, "standings", str(path)) == [
+        "Results!E2: the cell shows the spreadsheet error #ERROR!, not a result (a result typed starting with + - "
+        "or = is read as a formula); type the result itself, with an apostrophe first when it starts with + - or = "
+        "('+/-)"]
+
+
+def test_a_tab_renamed_with_a_trailing_space_is_suggested(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, PLAYERS)
+    wb = openpyxl.load_workbook(path)
+    wb["Players"].title = "Players "
+    wb.save(path)
+    assert errors(path, "pair", str(path)) == [
+        "Players: the tab is missing, but there is a tab 'Players ' (spaces around its name); rename it 'Players'"]
+    wb["Players "].title = "Player"
+    wb.save(path)
+    assert errors(path, "pair", str(path)) == ["Players: the tab is missing; is it the tab 'Player'? rename it "
+                                               "'Players'"]
+
+
+def test_an_ods_file_is_asked_to_be_saved_as_xlsx(tmp_path: Path) -> None:
+    path = tmp_path / "event.ods"
+    path.write_bytes(b"PK\x03\x04 an OpenDocument spreadsheet")
+    [line] = errors(path, "standings", str(path))
+    assert line == (f"{path}: an OpenDocument spreadsheet (.ods, LibreOffice's own format: File > Save As, Excel "
+                    "2007-365); sheetswiss reads .xlsx workbooks: save it as .xlsx and use that")
+
+
+def test_an_empty_players_tab_is_named(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path)
+    assert errors(path, "pair", str(path)) == [
+        "Players: the tab lists no players yet; type one name a row under Name, from row 2, then run again"]
+
+
+def heat_table(tmp_path: Path, scores: dict[str, object], **settings: object) -> Path:
+    """A heat event with heat 1 seated at one table of Rita, Sam, Tom (Heats rows 2-4) and ``scores`` typed."""
+    path = tmp_path / "heats.xlsx"
+    assert run("new", str(path), "--format", "heats")[0] == 0
+    backend = ExcelBackend(path)
+    where = {row[0]: r for r, row in enumerate(backend.read().rows("Settings"), start=1) if row}
+    if settings:
+        backend.fill_cells("Settings", {f"B{where[k]}": v for k, v in settings.items()})  # type: ignore[misc]
+    backend.fill_cells("Players", {f"A{r}": n for r, n in enumerate(["Rita", "Sam", "Tom", "Uma"], start=2)})
+    assert run("seat", str(path), "--heat", "1", "--players", "Rita, Sam, Tom")[0] == 0
+    backend.fill_cells("Heats", scores)  # type: ignore[arg-type]
+    return path
+
+
+def test_a_place_that_contradicts_the_scores_is_a_warning_in_qualify(tmp_path: Path) -> None:
+    path = heat_table(tmp_path, {"D2": 30, "D3": 20, "D4": 10, "E2": 2, "E3": 1, "E4": 3})
+    rows = {row[2]: r for r, row in enumerate(ExcelBackend(path).read().rows("Heats"), start=1)}
+    code, out, err = run("qualify", str(path))
+    assert code == 0, err
+    ahead, behind = ("Sam", "Rita")
+    assert err == (f"Warning: Heats!E{rows[ahead]}, Heats!E{rows[behind]}: heat 1 table 1: Place puts {ahead} (1) "
+                   f"ahead of {behind} (2), whose score is better (30 to 20); the Place counts: check it\n")
+    assert out.startswith("Qualifiers")
+
+
+def test_negative_scores_without_an_offset_get_a_hint(tmp_path: Path) -> None:
+    path = heat_table(tmp_path, {"D2": 12, "D3": -4, "D4": -9})
+    code, _, err = run("qualify", str(path))
+    assert code == 0, err
+    assert err == ("Warning: Heats!D3 (and 1 more): a score below 0 (-4) and score_offset is 0, so score ratios mean "
+                   "little (RULES.md 5.4); set score_offset to 10 or more to lift every score above 0\n")
+    (tmp_path / "offset").mkdir()
+    offset = heat_table(tmp_path / "offset", {"D2": 12, "D3": -4, "D4": -9}, score_offset=10)
+    code, _, err = run("qualify", str(offset))
+    assert code == 0 and err == "", err

@@ -77,6 +77,13 @@ class Book:
     """Every tab's values, row 1 first, in tab order; trailing empty rows dropped."""
 
     tabs: Mapping[str, tuple[Row, ...]]
+    merged: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each tab's merged ranges (``E3:E4``), as far as the backend knows them (only the first cell of a
+    range holds a value; the others read as empty)."""
+    formulas: Mapping[str, Mapping[tuple[int, int], str]] = field(default_factory=dict)
+    """Each tab's formula cells, ``(row, column)`` counted from 1 -> the formula (``=+/-``; ``=`` alone when
+    the file keeps only a reference to a shared formula), as far as the backend knows them. The values in
+    :attr:`tabs` are what the formulas showed."""
 
     def rows(self, tab: str) -> tuple[Row, ...]:
         """The rows of ``tab`` (empty when the tab is absent)."""

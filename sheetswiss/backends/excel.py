@@ -30,6 +30,14 @@ from .xlsx import Package, PackageError
 __all__ = ["ExcelBackend"]
 
 
+_OTHER_FORMATS = {
+    ".ods": "an OpenDocument spreadsheet (.ods, LibreOffice's own format: File > Save As, Excel 2007-365)",
+    ".xls": "an Excel 97-2003 workbook (.xls: File > Save As, Excel Workbook)",
+    ".numbers": "a Numbers spreadsheet (File > Export To > Excel)",
+}
+"""Spreadsheet files sheetswiss does not read, and how their program saves them as .xlsx."""
+
+
 class ExcelBackend:
     """An .xlsx file. ``read`` takes values only; ``write`` edits the package's parts and saves atomically."""
 
@@ -48,6 +56,9 @@ class ExcelBackend:
         if suffix == ".xlsm":
             raise WorkbookUnavailable(
                 f"{self.path}: macro workbooks (.xlsm) are not supported; save a copy as .xlsx and use that")
+        if suffix in _OTHER_FORMATS:
+            raise WorkbookUnavailable(f"{self.path}: {_OTHER_FORMATS[suffix]}; sheetswiss reads .xlsx workbooks: "
+                                      "save it as .xlsx and use that")
         if suffix != ".xlsx":
             near = _nearest(self.path)
             raise WorkbookUnavailable(f"{self.path}: not an .xlsx workbook (sheetswiss reads .xlsx files)"
@@ -80,7 +91,8 @@ class ExcelBackend:
         datetimes), empty cells ``None``."""
         self._check_usable()
         with self._opening():
-            return Book(Package.load(self.path).values())
+            package = Package.load(self.path)
+            return Book(package.values(), merged=package.merged(), formulas=package.formulas())
 
     def write(self, changes: Changes) -> None:
         """Apply ``changes`` to the file, or create it, in one atomic save.

@@ -1072,6 +1072,38 @@ class Package:
         return {e.name: _sheet_rows(_text(self._parts[e.part], e.part), self._decoder) for e in self._sheets
                 if e.kind == WORKSHEET_TYPE and e.part in self._parts}
 
+    def merged(self) -> dict[str, tuple[str, ...]]:
+        """Every worksheet's merged ranges (``E3:E4``), for the worksheets that have any."""
+        found = {}
+        for e in self._sheets:
+            if e.kind == WORKSHEET_TYPE and e.part in self._parts:
+                text = _text(self._parts[e.part], e.part)
+                ranges = tuple(re.findall(r'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]+\d+:[A-Z]+\d+)"', text))
+                if ranges:
+                    found[e.name] = ranges
+        return found
+
+    def formulas(self) -> dict[str, dict[tuple[int, int], str]]:
+        """Every worksheet's formula cells, (row, column) -> ``=...`` (``=`` for a shared formula's other
+        cells, which keep no text), for the worksheets that have any."""
+        found: dict[str, dict[tuple[int, int], str]] = {}
+        for e in self._sheets:
+            if e.kind != WORKSHEET_TYPE or e.part not in self._parts:
+                continue
+            text = _text(self._parts[e.part], e.part)
+            p = _prefix(text, "worksheet")
+            if f"<{p}f" not in text:
+                continue
+            cells: dict[tuple[int, int], str] = {}
+            for attrs, inner in re.findall(rf"<{p}c\b([^>]*?)>(.*?)</{p}c>", _sheet_data(text, p), re.S):
+                formula = re.search(rf"<{p}f\b[^>]*?(?:/>|>(.*?)</{p}f>)", inner, re.S)
+                ref = _REF.fullmatch(_attrs(attrs).get("r", ""))
+                if formula and ref:
+                    cells[int(ref[2]), column_index(ref[1])] = "=" + _content(formula[1] or "")
+            if cells:
+                found[e.name] = cells
+        return found
+
     def save(self, path: Path) -> None:
         """Write the package to ``path``: unchanged parts as they were read, changed and new ones compressed."""
         stamp = time.localtime()[:6]

@@ -6,12 +6,14 @@ Every problem is reported as one line that starts with its cell, e.g. ``Results!
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 import warnings
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import pairwise
 
-from ..backends.base import Book, Uncalculated, Value, column_letter
+from ..backends.base import Book, Uncalculated, Value, column_index, column_letter
 from ..checkin import apply_check_in, is_present
 from ..errors import BadSetting, BadWorkbook, Problems, SheetswissError, excerpt
 from ..model import Event, Game, Player
@@ -24,11 +26,13 @@ from .contract import PLAYERS, RESULTS, SETTINGS
 __all__ = [
     "Columns",
     "cell_text",
+    "missing_tab",
     "parse_event",
     "parse_players",
     "parse_settings_tab",
     "parse_signups",
     "player_name",
+    "require_players",
     "whole_number",
 ]
 
@@ -49,9 +53,10 @@ class Columns:
 
     def __init__(self, book: Book, tab: str, required: Sequence[str], optional: Sequence[str]) -> None:
         self.tab = tab
+        self.book = book
         rows = book.rows(tab)
         if tab not in book.tabs:
-            raise BadWorkbook(f"{tab}: the tab is missing; sheetswiss new makes a workbook with every tab")
+            raise missing_tab(book, tab)
         header = [cell_text(v).lower() for v in rows[0]] if rows else []
         self.index: dict[str, int] = {}
         for name in (*required, *optional):
@@ -66,6 +71,26 @@ class Columns:
                 raise BadWorkbook(f"{tab}!1: no column headed {name!r} in row 1")
         self.rows = rows[1:]
 
+    def formula(self, name: str, row: int) -> str | None:
+        """The formula in column ``name`` of row ``row``, when the backend says the cell holds one."""
+        return self.book.formulas.get(self.tab, {}).get((row, self.index[name] + 1))
+
+    def merged_problems(self) -> list[BadWorkbook]:
+        """A problem for each merged range below the header that covers a column read here: only its
+        first cell holds a value, so the rows under it would read as empty."""
+        read = {i + 1: name for name, i in self.index.items()}
+        found = []
+        for cells in self.book.merged.get(self.tab, ()):
+            first, last = (_REF.fullmatch(end) for end in cells.split(":"))
+            if first is None or last is None or int(last[2]) < 2:
+                continue
+            columns = [read[c] for c in range(column_index(first[1]), column_index(last[1]) + 1) if c in read]
+            if columns:
+                found.append(BadWorkbook(
+                    f"{self.tab}!{cells}: these cells are merged; each row needs its own {' and '.join(columns)} "
+                    "cell: unmerge them (only the first cell of merged cells holds a value)"))
+        return found
+
     def ref(self, name: str, row: int) -> str:
         return f"{self.tab}!{column_letter(self.index[name] + 1)}{row}"
 
@@ -73,6 +98,23 @@ class Columns:
         i = self.index.get(name)
         return row[i] if i is not None and i < len(row) else None
 
+
+def missing_tab(book: Book, tab: str) -> BadWorkbook:
+    """The error for a tab the workbook lacks, naming the tab that is most likely it: the same name with
+    spaces around it or in another case (``'Players '``), else a close spelling (``Player``)."""
+    near = [name for name in book.tabs if " ".join(name.split()).lower() == tab.lower()]
+    if near:
+        what = "spaces around its name" if near[0].strip() != near[0] else "its name in other capitals"
+        return BadWorkbook(f"{tab}: the tab is missing, but there is a tab {near[0]!r} ({what}); rename it "
+                           f"{tab!r}")
+    close = difflib.get_close_matches(tab.lower(), [name.lower() for name in book.tabs], n=1, cutoff=0.75)
+    if close:
+        name = next(n for n in book.tabs if n.lower() == close[0])
+        return BadWorkbook(f"{tab}: the tab is missing; is it the tab {name!r}? rename it {tab!r}")
+    return BadWorkbook(f"{tab}: the tab is missing; sheetswiss new makes a workbook with every tab")
+
+
+_REF = re.compile(r"([A-Z]{1,3})(\d+)")
 
 SPREADSHEET_ERRORS = frozenset({"#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A",
                                 "#GETTING_DATA", "#SPILL!", "#CALC!", "#ERROR!"})
@@ -169,6 +211,8 @@ def parse_players(book: Book, problems: Problems | None = None) -> tuple[Player,
     so that Results still knows the name."""
     with Problems.into(problems) as found:
         cols = Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined"])
+        for problem in cols.merged_problems():
+            found.add(problem)
         players: list[Player] = []
         seen: dict[str, int] = {}
         for r, row in enumerate(cols.rows, start=2):
@@ -221,6 +265,8 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
     Each bad cell goes to ``problems`` and reading goes on; a row with a bad Round or player is left out
     of the checks across rows (a bad Result is not: the row still says who played when)."""
     cols = Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table"])
+    for problem in cols.merged_problems():
+        problems.add(problem)
     known = {p.name.lower(): p.name for p in players}
     scale = scale_for(settings)
     game_based, draws_allowed = scale.game_based, scale.draws_allowed
@@ -308,7 +354,17 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
             problems.add(BadWorkbook(
                 f"{cols.ref('Round', lone.row)}: round {lone.round} has one game of {lone.a} v {lone.b}; under "
                 f"sides: double a match is two rows, {lone.a} v {lone.b} and {lone.b} v {lone.a}"))
+    written = [g for g in games if g.is_pairing]  # the GM's own bye rows for later rounds may stand anywhere
+    descents = [(earlier, g) for earlier, g in pairwise(written) if g.round < earlier.round]
+    if len(descents) > 1:  # not one mistyped round number but rows sorted another way (by player, say)
+        earlier, game = descents[0]
+        problems.add(BadWorkbook(
+            f"{cols.ref('Round', game.row)}: the rows are out of order: round {game.round} in row {game.row} comes "
+            f"after round {earlier.round} in row {earlier.row} (a round number goes back in {len(descents)} places); "
+            "sort Results by Round, then Table, and run again"))
     for before_game, game, after in zip(games, games[1:], games[2:]):  # the tool writes a round's rows together
+        if len(descents) > 1:
+            break
         if before_game.round == after.round != game.round:
             problems.add(BadWorkbook(
                 f"{cols.ref('Round', game.row)}: round {game.round} between two rows of round {before_game.round} "
@@ -345,6 +401,27 @@ _DATE_TEXT = re.compile(r"\d{1,4}/\d{1,2}/\d{1,4}|\d{1,2}:\d{2}:\d{2}( [AP]M)?|\
 
 
 def _result(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> Result | None:
+    """The Result cell of row ``r``. One that does not read as a result is named for what it is: a formula
+    (what ``+/-`` typed without an apostrophe becomes), a spreadsheet error, a date, or unknown text."""
+    try:
+        return _result_value(cols, row, r, game_based)
+    except SheetswissError:
+        value = cols.get(row, "Result")
+        formula = str(value) if isinstance(value, Uncalculated) else cols.formula("Result", r)
+        shown = cell_text(value)
+        ref = cols.ref("Result", r)
+        retype = "type the result itself, with an apostrophe first when it starts with + - or = ('+/-)"
+        if formula:
+            showing = "" if isinstance(value, Uncalculated) else f", which shows {excerpt(shown)}"
+            raise BadWorkbook(f"{ref}: the cell holds the formula {excerpt(formula)}{showing}, not a result; "
+                              f"{retype}") from None
+        if shown.upper() in SPREADSHEET_ERRORS:
+            raise BadWorkbook(f"{ref}: the cell shows the spreadsheet error {shown}, not a result (a result typed "
+                              f"starting with + - or = is read as a formula); {retype}") from None
+        raise
+
+
+def _result_value(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> Result | None:
     value = cols.get(row, "Result")
     ref = cols.ref("Result", r)
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
@@ -362,6 +439,13 @@ def _result(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> 
         return Result.parse(text, game_based=game_based)
     except SheetswissError as e:
         raise BadWorkbook(f"{ref}: {e}") from None
+
+
+def require_players(players: tuple[Player, ...]) -> None:
+    """Refuse to pair or seat an event whose Players tab lists nobody, saying so (not "nobody is left")."""
+    if not players:
+        raise BadWorkbook(f"{PLAYERS}: the tab lists no players yet; type one name a row under Name, "
+                          "from row 2, then run again")
 
 
 def parse_signups(book: Book, heat: int, players: tuple[Player, ...]) -> tuple[Player, ...] | None:

@@ -7,12 +7,22 @@ player per game. Every problem is one line starting with its cells, e.g. ``Heats
 from __future__ import annotations
 
 import datetime as dt
+import warnings
 from collections import defaultdict
 from fractions import Fraction
 
 from ..backends.base import Book, Value
 from ..errors import BadWorkbook, Problems, excerpt
-from ..heats import HeatGame, HeatSeat, first_heats, game_points, places
+from ..heats import (
+    HeatGame,
+    HeatSeat,
+    HeatsWarning,
+    first_heats,
+    game_points,
+    negative_scores,
+    place_contradiction,
+    places,
+)
 from ..model import Player
 from ..settings import Settings, parse_number
 from .contract import HEADERS, HEATS, PLAYERS
@@ -75,6 +85,8 @@ def parse_heat_tab(book: Book, settings: Settings, players: tuple[Player, ...],
 def _heat_tab(book: Book, settings: Settings, players: tuple[Player, ...],
               problems: Problems) -> tuple[tuple[HeatGame, ...], tuple[HeatGame, ...]]:
     cols = Columns(book, HEATS, HEADERS[HEATS][:4], HEADERS[HEATS][4:])
+    for problem in cols.merged_problems():
+        problems.add(problem)
     known = {p.name.lower(): p.name for p in players}
     seen: dict[tuple[int | str, str], int] = {}
     tables: dict[tuple[int | str, int], list[HeatSeat]] = defaultdict(list)
@@ -135,6 +147,11 @@ def _heat_tab(book: Book, settings: Settings, players: tuple[Player, ...],
         if game.has_results and (game.stage, game.table) not in unreadable:
             with problems.collect():
                 places(game, settings)
+    hints = [place_contradiction(g, settings) for g in (*games, *rounds) if g.has_results]
+    hints.append(negative_scores((g for g in (*games, *rounds) if g.has_results), settings))
+    for hint in hints:
+        if hint is not None:
+            warnings.warn(hint, HeatsWarning, stacklevel=4)
     return games, rounds
 
 
