@@ -205,10 +205,10 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
     if limit is not None and event.paired_rounds >= limit:
         raise SheetswissError(f"Settings: all {limit} rounds are paired (setting rounds); raise it to pair more")
     _check_listed(event)
-    require_players(event.players)
     if event.settings.check_in and not any(p.plays_in(event.paired_rounds + 1) for p in event.players):
         raise SheetswissError("Players: check_in is yes and no player is marked in the Present column; mark those "
                               "who have arrived (yes) and run again")
+    require_players(event.players)
     pairing = pair_round(event, progress=progress)
     problems = check_pairing(event, pairing)
     if problems:  # a bug, not bad input: never write a broken pairing
