@@ -76,6 +76,7 @@ __all__ = [
     "qualify",
     "rating",
     "register",
+    "reports",
     "seat",
     "standings",
 ]
@@ -875,3 +876,44 @@ def _find_tab(book: Book, name: str, where: str) -> str:
     if near:
         return near[0]
     raise SheetswissError(f"{where}: no tab named {name!r}; the workbook's tabs: {', '.join(book.tabs)}")
+
+
+def reports(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | None = None) -> Report:
+    """Fill empty Result cells from the results players reported in the Reports tab (RULES.md 10.3): when
+    both players' reports agree, or one report under ``reports_needed: 1``. A result the GM typed is never
+    changed; conflicts, rounds not paired, reporters not at that table and unreadable reports are listed."""
+    from .reports import read_reports, settle
+    from .scoring import scale_for
+
+    backend = open_backend(source)
+    book = backend.read()
+    event = parse_event(book)
+    tab = _find_tab(book, event.settings.reports, "Settings: reports")
+    rows = read_reports(tab, book.rows(tab))
+    result = settle(event, rows, needed=int(event.settings.reports_needed),
+                    game_based=scale_for(event.settings).game_based)
+    column = Columns(book, RESULTS, ["Result"], []).index["Result"] + 1
+    updates = tuple(Update(RESULTS, f.game.row, column, f.result.spelling()) for f in result.fills)
+    verb = "would fill" if dry_run else "filled"
+    lines = [f"Reported results in {tab}: {result.read} read; {len(result.fills)} result(s) {verb}, "
+             f"{len(result.conflicts)} conflict(s), {len(result.waiting)} waiting for the other player, "
+             f"{len(result.problems)} not applied"]
+    for title, items in (("Filled" if not dry_run else "Would fill", [f.line for f in result.fills]),
+                         ("Conflicts, for the GM", result.conflicts),
+                         ("Typed results kept, a report disagrees", result.kept),
+                         ("Waiting for the other player's report", result.waiting),
+                         ("Not applied", result.problems),
+                         ("Reported again", result.replaced)):
+        if items:
+            lines.append(f"{title}:")
+            lines.extend(f"  {item}" for item in items)
+    if not updates:
+        lines.append("Nothing to fill; nothing written")
+        return Report(tuple(lines), result)
+    when = _now(now)
+    written = f"{len(updates)} Result cell(s) in {RESULTS}"
+    if not dry_run:
+        backend.write(Changes(updates=updates, tool_tabs=(
+            log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "reports", checksum(book), written)),)))
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    return Report(tuple(lines), result)

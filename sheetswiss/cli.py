@@ -339,6 +339,25 @@ def register(source: str, credentials: str | None, from_: str | None, dry_run: b
 
 
 @cli.command()
+@source_argument
+@dry_run_option
+def reports(source: str, credentials: str | None, dry_run: bool) -> None:
+    """Fill empty Result cells from the results players reported (the Reports tab).
+
+    A result is filled when both players' reports agree (or one, with reports_needed: 1); a result
+    you typed is never changed; conflicts and reports that do not fit are listed for you.
+
+    Example:
+
+    \b
+        sheetswiss reports convention.xlsx --dry-run
+    """
+    from . import api
+
+    click.echo(api.reports(backend(source, credentials), dry_run=dry_run).text())
+
+
+@cli.command()
 @click.argument("source", metavar="SOURCE")
 @click.argument("destination", metavar="DEST")
 @credentials_option

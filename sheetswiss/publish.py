@@ -40,6 +40,8 @@ td.num, th.num { text-align: right; white-space: nowrap; }
 td.big { font-size: 1.3em; font-weight: 700; }
 tr.cut td { background: #2ea04322; }
 small, .note { opacity: .75; font-size: .85em; }
+p.link a { display: inline-block; padding: 8px 14px; border-radius: 8px; background: var(--accent); color: #fff;
+  text-decoration: none; font-weight: 600; }
 """
 
 _FILTER = """
@@ -97,14 +99,16 @@ def _document(event_name: str, pages: Sequence[tuple[str, str]], current: str, t
 
 def table_page(event_name: str, pages: Sequence[tuple[str, str]], name: str, title: str, intro: str,
                header: Sequence[str], rows: Sequence[tuple[Sequence[object], str, bool]],
-               numeric: Sequence[int], when: dt.datetime) -> Page:
-    """A page holding one filterable table: ``rows`` are (cells, searchable names, shaded)."""
+               numeric: Sequence[int], when: dt.datetime, *, links: Sequence[tuple[str, str]] = ()) -> Page:
+    """A page holding one filterable table: ``rows`` are (cells, searchable names, shaded); ``links``
+    (address, text) go under the intro, e.g. the form players report their results with."""
     head = "".join(f'<th{" class=num" if i in numeric else ""}>{_e(h)}</th>' for i, h in enumerate(header))
     body_rows = []
     for cells, names, shaded in rows:
         tds = "".join(f'<td{" class=num" if i in numeric else ""}>{_e(c)}</td>' for i, c in enumerate(cells))
         body_rows.append(f'<tr data-names="{_e(names.lower())}"{" class=cut" if shaded else ""}>{tds}</tr>')
-    body = f'<p class="note">{_e(intro)}</p><table><thead><tr>{head}</tr></thead><tbody>' + \
+    shown = "".join(f'<p class="link"><a href="{_e(href)}">{_e(text)}</a></p>' for href, text in links)
+    body = f'<p class="note">{_e(intro)}</p>{shown}<table><thead><tr>{head}</tr></thead><tbody>' + \
         "\n".join(body_rows) + "</tbody></table>"
     return Page(name, title, _document(event_name, pages, name, title, body, when))
 
@@ -135,7 +139,9 @@ def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datet
     intro = f"Round {round_}: find your name for your table." if round_ else "No round is paired yet."
     title = f"Round {round_} pairings" if round_ else "Pairings"
     header = ("Player", "Table", "Opponent", *(() if labels is None else (labels[0],)))
-    return table_page(event.settings.event_name, pages, name, title, intro, header, rows, (1,), when)
+    form = event.settings.report_form
+    links = [(form, "Report your result")] if form and round_ else []
+    return table_page(event.settings.event_name, pages, name, title, intro, header, rows, (1,), when, links=links)
 
 
 def playoffs_page(event_name: str, bracket: Bracket, pages: Sequence[tuple[str, str]], when: dt.datetime,

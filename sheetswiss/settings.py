@@ -79,6 +79,14 @@ def _text(text: str) -> str:
     return text.strip()
 
 
+def _address(text: str) -> str:
+    """A web address (``https://forms.gle/...``): http or https only, so a page never links elsewhere."""
+    value = text.strip()
+    if value and not re.match(r"https?://\S+$", value, re.I):
+        raise ValueError(f"{text!r} is not a web address starting with https://")
+    return value
+
+
 def _number(text: str) -> Fraction:
     return parse_number(text)
 
@@ -366,6 +374,13 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("check_in", "no", _yes_no,
                 "yes: only players marked in a Players column headed Present are paired for the first time; the "
                 "others are listed as not checked in.", (), "10.2"),
+    SettingSpec("reports", "Reports", _text,
+                "reports: the tab with the results players report (a Google Form's responses tab).", (), "10.3"),
+    SettingSpec("reports_needed", "2", _choice("2", "1"),
+                "reports: 2: a result is filled in when both players' reports agree; 1: one report is enough.",
+                (), "10.3"),
+    SettingSpec("report_form", "", _address,
+                "The address of the form players report results with; the players' page links to it.", (), "10.3"),
     SettingSpec("registrations", "Form Responses 1", _text,
                 "register: the tab with the registrations (a Google Form's responses tab).", (), "10.1"),
     SettingSpec("registration_name", "", _text,
@@ -466,6 +481,9 @@ class Settings:
     elo_k: Fraction = Fraction(20)
     elo_start: Fraction = Fraction(1500)
     check_in: bool = False
+    reports: str = "Reports"
+    reports_needed: str = "2"
+    report_form: str = ""
     registrations: str = "Form Responses 1"
     registration_name: str = ""
     round_weights: tuple[tuple[int, Fraction], ...] = ()

@@ -13,6 +13,7 @@ __all__ = [
     "PLAYERS",
     "PLAYOFFS",
     "QUALIFIERS",
+    "REPORTS",
     "RESULTS",
     "SEATING",
     "SETTINGS",
@@ -37,7 +38,10 @@ GM_TABS = (SETTINGS, PLAYERS, RESULTS, HEATS)
 """Tabs the GM owns: the tool reads them and only appends rows to Results, Heats and Players (``register``).
 
 Also the GM's and read only, named by a setting or an option: the registrations source (setting
-``registrations``, a Google Form's "Form Responses 1", RULES.md 10.1)."""
+``registrations``, a Google Form's "Form Responses 1", RULES.md 10.1) and the results players report
+(setting ``reports``, default :data:`REPORTS`, RULES.md 10.3); ``reports`` fills empty Results.Result cells."""
+
+REPORTS = "Reports"
 
 HEADERS: dict[str, tuple[str, ...]] = {
     SETTINGS: ("Setting", "Value", "Description"),
