@@ -71,6 +71,8 @@ class Sheet:
     hidden: bool = False
     cells: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
     widths: dict[int, int] = field(default_factory=dict)
+    merges: list[dict[str, int]] = field(default_factory=list)
+    """Merged ranges as GridRanges (0-based, ends exclusive), as the API lists them in ``sheets.merges``."""
 
     def properties(self) -> dict[str, Any]:
         grid: dict[str, Any] = {"rowCount": self.rows, "columnCount": self.columns}
@@ -286,6 +288,16 @@ class FakeSheets:
                 else:
                     cell["userEnteredValue"] = {kind: value}
 
+    def merge(self, key: str, title: str, cells: str) -> None:
+        """Merge a range of cells (``"E3:E4"``) as a GM would with Format > Merge cells."""
+        first, last = (re.fullmatch(r"([A-Z]+)(\d+)", end) for end in cells.split(":"))
+        assert first and last, cells
+        with self.lock:
+            sheet = self.sheet(key, title)
+            sheet.merges.append({"sheetId": sheet.sheet_id, "startRowIndex": int(first[2]) - 1,
+                                 "endRowIndex": int(last[2]), "startColumnIndex": column_index(first[1]) - 1,
+                                 "endColumnIndex": column_index(last[1])})
+
     def fail_next(self, *codes: int, retry_after: int | None = None) -> None:
         """Answer the next requests with these statuses (429 with ``Retry-After: retry_after`` if given)."""
         self.faults.extend(Fault("any", "status", code, retry_after) for code in codes)
@@ -429,6 +441,8 @@ class FakeSheets:
         sheets = []
         for s in book.sheets:
             entry: dict[str, Any] = {"properties": s.properties()}
+            if s.merges:
+                entry["merges"] = copy.deepcopy(s.merges)
             if s.sheet_id in data:
                 entry["data"] = data[s.sheet_id]
             sheets.append(entry)

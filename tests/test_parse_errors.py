@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import copy
 import re
 import zipfile
 from pathlib import Path
 
 import openpyxl
+import pytest
 from click.testing import CliRunner
 
+from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
+from sheetswiss.backends.gsheets import GoogleSheetsBackend, RewritingSession
 from sheetswiss.cli import cli
+from sheetswiss.results import ACCEPTED
 from sheetswiss.workbook.parse import parse_event
 
+from .fake_sheets import FakeSheets
 from .helpers import new_workbook, random_results, type_results
 
 
@@ -291,3 +297,29 @@ def test_negative_scores_without_an_offset_get_a_hint(tmp_path: Path) -> None:
     offset = heat_table(tmp_path / "offset", {"D2": 12, "D3": -4, "D4": -9}, score_offset=10)
     code, _, err = run("qualify", str(offset))
     assert code == 0 and err == "", err
+
+
+GSHEET = "1FakeSheetKeyForParseErrorTests0123456789"
+
+
+def test_a_google_sheet_gets_the_same_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    with FakeSheets() as fake:
+        monkeypatch.setenv("SHEETSWISS_SHEETS_ENDPOINT", fake.url)
+        fake.create(GSHEET)
+        backend = GoogleSheetsBackend(GSHEET, session=RewritingSession(fake.url))
+        api.new(backend, seed=3)
+        fake.type(GSHEET, "Players", {f"A{r}": name for r, (name, _) in enumerate(PLAYERS, start=2)})
+        assert run("pair", GSHEET)[0] == 0
+        fake.type(GSHEET, "Results", {"E2": "W", "D3": "Zed", "E4": "#ERROR!"})
+        fake.merge(GSHEET, "Results", "E5:E6")
+        before = copy.deepcopy(fake.books[GSHEET])
+        code, _, err = run("standings", GSHEET)
+        assert code == 2 and fake.books[GSHEET] == before
+        assert err.splitlines() == [
+            "Error: Results!E5:E6: these cells are merged; each row needs its own Result cell: unmerge them (only "
+            "the first cell of merged cells holds a value)",
+            f"Error: Results!E2: cannot read 'W' as a result; accepted: {ACCEPTED}",
+            "Error: Results!D3: 'Zed' is not in Players",
+            "Error: Results!E4: the cell shows the spreadsheet error #ERROR!, not a result (a result typed starting "
+            "with + - or = is read as a formula); type the result itself, with an apostrophe first when it starts "
+            "with + - or = ('+/-)"]

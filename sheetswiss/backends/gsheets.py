@@ -444,11 +444,22 @@ class GoogleSheetsBackend:
     def _metadata(self) -> dict[str, Any]:
         if self._meta is None:
             fields = ("properties.title,sheets.properties(sheetId,title,index,hidden,"
-                      "gridProperties(rowCount,columnCount,frozenRowCount))")
+                      "gridProperties(rowCount,columnCount,frozenRowCount)),sheets.merges")
             http = self._http()
             self._meta = self._call("read the sheet's tabs", lambda: http.fetch_sheet_metadata(
                 self.key, params={"includeGridData": "false", "fields": fields}))
         return self._meta
+
+    def _merged(self) -> dict[str, tuple[str, ...]]:
+        """Each tab's merged ranges (``E3:E4``), from the metadata read."""
+        found: dict[str, tuple[str, ...]] = {}
+        for sheet in self._metadata().get("sheets", []):
+            ranges = tuple(f"{column_letter(m.get('startColumnIndex', 0) + 1)}{m.get('startRowIndex', 0) + 1}:"
+                           f"{column_letter(m['endColumnIndex'])}{m['endRowIndex']}"
+                           for m in sheet.get("merges", []) if "endColumnIndex" in m and "endRowIndex" in m)
+            if ranges:
+                found[sheet["properties"]["title"]] = ranges
+        return found
 
     def _sheets(self) -> dict[str, dict[str, Any]]:
         return {s["properties"]["title"]: s["properties"] for s in self._metadata().get("sheets", [])}
@@ -474,7 +485,7 @@ class GoogleSheetsBackend:
             while rows and not any(v is not None for v in rows[-1]):
                 rows.pop()
             tabs[title] = tuple(tuple(_trim(row)) for row in rows)
-        self._book = Book(tabs)
+        self._book = Book(tabs, merged=self._merged())
         return self._book
 
     def write(self, changes: Changes) -> None:
