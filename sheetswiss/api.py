@@ -78,6 +78,7 @@ __all__ = [
     "register",
     "reports",
     "seat",
+    "slips",
     "standings",
 ]
 
@@ -917,3 +918,37 @@ def reports(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
             log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "reports", checksum(book), written)),)))
     lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
     return Report(tuple(lines), result)
+
+
+def slips(source: str | Backend, *, round_: int | None = None, paper: str | None = None, dry_run: bool = False,
+          now: dt.datetime | None = None) -> Report:
+    """Rewrite the Slips tab: one result slip per table of the current round (or ``round_``), several to a
+    printed page with cut lines, for Letter or A4 paper (``paper``, else the setting; RULES.md 10.4)."""
+    from typing import cast
+
+    from .workbook.contract import SLIPS
+    from .workbook.slips import PER_PAGE, Paper, slips_tab
+
+    backend = open_backend(source)
+    book = backend.read()
+    event = parse_event(book)
+    which = round_ or event.paired_rounds
+    if which < 1 or which > event.paired_rounds:
+        raise SheetswissError(f"Results: round {which} is not paired" + (
+            f" (the last paired round is {event.paired_rounds})" if event.paired_rounds else
+            "; pair round 1 first"))
+    size = (paper or event.settings.paper).lower()
+    if size not in PER_PAGE:
+        raise SheetswissError(f"--paper: {paper!r} is not letter or a4")
+    when = _now(now)
+    tab = slips_tab(event, which, cast(Paper, size), when)
+    count = sum(1 for row in tab.rows if row and row[0] == f"Round {which}")
+    pages = max(1, -(-count // PER_PAGE[size]))
+    written = SLIPS
+    if not dry_run:
+        backend.write(Changes(tool_tabs=(tab, log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", f"slips --round {which}",
+                                                             checksum(book), written)))))
+    lines = [f"Round {which}: {count} slips on {pages} {'A4' if size == 'a4' else 'Letter'} page(s), "
+             f"{PER_PAGE[size]} to a page; print the {SLIPS} tab and cut along the dashed lines",
+             ("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log"]
+    return Report(tuple(lines), tab)

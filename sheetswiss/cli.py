@@ -358,6 +358,25 @@ def reports(source: str, credentials: str | None, dry_run: bool) -> None:
 
 
 @cli.command()
+@source_argument
+@click.option("--round", "round_", type=click.IntRange(1), help="The round (default: the last paired one).")
+@click.option("--paper", type=click.Choice(["letter", "a4"], case_sensitive=False),
+              help="Paper to lay the slips out for (default: the paper setting, letter).")
+@dry_run_option
+def slips(source: str, credentials: str | None, round_: int | None, paper: str | None, dry_run: bool) -> None:
+    """Write the Slips tab: a result slip per table, to print and cut.
+
+    Example:
+
+    \b
+        sheetswiss slips convention.xlsx --paper a4
+    """
+    from . import api
+
+    click.echo(api.slips(backend(source, credentials), round_=round_, paper=paper, dry_run=dry_run).text())
+
+
+@cli.command()
 @click.argument("source", metavar="SOURCE")
 @click.argument("destination", metavar="DEST")
 @credentials_option

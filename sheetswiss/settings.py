@@ -381,6 +381,9 @@ SPECS: tuple[SettingSpec, ...] = (
                 (), "10.3"),
     SettingSpec("report_form", "", _address,
                 "The address of the form players report results with; the players' page links to it.", (), "10.3"),
+    SettingSpec("paper", "letter", _choice("letter", "a4"),
+                "slips: the paper the result slips are laid out for: letter (five a page) or a4 (six a page).",
+                (), "10.4"),
     SettingSpec("registrations", "Form Responses 1", _text,
                 "register: the tab with the registrations (a Google Form's responses tab).", (), "10.1"),
     SettingSpec("registration_name", "", _text,
@@ -481,6 +484,7 @@ class Settings:
     elo_k: Fraction = Fraction(20)
     elo_start: Fraction = Fraction(1500)
     check_in: bool = False
+    paper: str = "letter"
     reports: str = "Reports"
     reports_needed: str = "2"
     report_form: str = ""

@@ -135,6 +135,11 @@ class TabFormat:
     """Print across the page, all columns fitted to ``pages_wide`` pages' width."""
     pages_wide: int = 1
     """With ``landscape``: how many pages wide the print is scaled to (2 for a tab too wide to read on one)."""
+    paper: str = ""
+    """``letter`` or ``a4``: the paper the tab is laid out for, printed upright and fitted to the page's width
+    (an .xlsx file's page setup; Google Sheets leaves paper to its print dialog)."""
+    row_breaks: tuple[int, ...] = ()
+    """Rows after which a new printed page starts (an .xlsx file's manual page breaks)."""
 
 
 @final

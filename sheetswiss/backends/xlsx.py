@@ -451,8 +451,8 @@ def _sheet_xml(tab: Tab, styles: _Styles, epoch: dt.datetime, kept: _Kept) -> by
         body.append(f'<row r="{r}">{"".join(cells)}</row>' if cells else "")
     extent = f"A1:{column_letter(width)}{height}" if width and height else "A1"
     parts = [DECLARATION, f'<worksheet xmlns="{MAIN}" xmlns:r="{DOC_REL}">']
-    if fmt.landscape or kept.tab_color:
-        fit = '<pageSetUpPr fitToPage="1"/>' if fmt.landscape else ""
+    if fmt.landscape or fmt.paper or kept.tab_color:
+        fit = '<pageSetUpPr fitToPage="1"/>' if fmt.landscape or fmt.paper else ""
         parts.append(f"<sheetPr>{kept.tab_color}{fit}</sheetPr>")
     parts.append(f'<dimension ref="{extent}"/>')
     selected = ' tabSelected="1"' if kept.selected else ""
@@ -471,6 +471,13 @@ def _sheet_xml(tab: Tab, styles: _Styles, epoch: dt.datetime, kept: _Kept) -> by
     parts.append('<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>')
     if fmt.landscape:
         parts.append(f'<pageSetup orientation="landscape" fitToWidth="{fmt.pages_wide}" fitToHeight="0"/>')
+    elif fmt.paper:
+        size = {"letter": 1, "a4": 9}[fmt.paper]
+        parts.append(f'<pageSetup paperSize="{size}" orientation="portrait" fitToWidth="1" fitToHeight="0"/>')
+    if fmt.row_breaks:
+        breaks = "".join(f'<brk id="{r}" max="16383" man="1"/>' for r in fmt.row_breaks)
+        parts.append(f'<rowBreaks count="{len(fmt.row_breaks)}" manualBreakCount="{len(fmt.row_breaks)}">'
+                     f"{breaks}</rowBreaks>")
     parts.append("</worksheet>")
     return "".join(parts).encode("utf-8")
 

@@ -17,6 +17,7 @@ __all__ = [
     "RESULTS",
     "SEATING",
     "SETTINGS",
+    "SLIPS",
     "STANDINGS",
     "TOOL_NOTE",
 ]
@@ -32,6 +33,8 @@ QUALIFIERS = "Qualifiers"
 SEATING = "Seating"
 PLAYOFFS = "Playoffs"
 PLAN = "Plan"
+SLIPS = "Slips"
+"""Tool-owned: one result slip per table of the current round, laid out for printing (RULES.md 10.4)."""
 PLACES = "Places"
 
 GM_TABS = (SETTINGS, PLAYERS, RESULTS, HEATS)
