@@ -113,6 +113,8 @@ def round_names(n: int, settings: Settings) -> tuple[str, ...]:
     """
     count = 1
     while n > elimination_table(settings):
+        while not _seatable(n, settings):  # the closest runners-up fill such a round (seat_next_round)
+            n += 1
         n = len(stage_tables(n, settings))
         count += 1
     if count > len(STAGES):
@@ -149,7 +151,11 @@ def _next(i: int, step: int, n: int) -> tuple[int, int]:
 def _seated(stage: str, players: Sequence[PlayerId], seed: dict[PlayerId, int],
             settings: Settings) -> tuple[RoundTable, ...]:
     ordered = sorted(players, key=lambda p: seed[p])
-    sizes = stage_tables(len(ordered), settings)
+    if stage != "final" and not _seatable(len(ordered), settings):
+        raise SheetswissError(f"Settings: {len(ordered)} players for the {stage} cannot be seated at tables of "
+                              f"{' or '.join(map(str, settings.table_sizes))} (table_sizes); change table_sizes, or "
+                              "say who else plays (alternates, --absent)")
+    sizes = (len(ordered),) if stage == "final" else stage_tables(len(ordered), settings)
     return tuple(RoundTable(number=i, players=tuple(t), seeds=tuple(seed[p] for p in t))
                  for i, t in enumerate(spread(ordered, sizes), start=1))
 
@@ -163,8 +169,8 @@ def seat_first_round(q: Qualification, settings: Settings, absent: Collection[Pl
     present in order (RULES.md 5.10). Refused while a tie runs across the cut (the GM decides it first)."""
     tied = [r.player for r in q.rows if r.status is Status.TIED]
     if tied:
-        raise SheetswissError(f"Qualifiers: {', '.join(tied)} are tied across the cut; decide it first (for example "
-                              "add dice to gm_tiebreak, or type Place at the tables that decide it)")
+        raise SheetswissError(f"Qualifiers: {', '.join(tied)} are tied across the cut; decide it first, for example "
+                              "with a dice step at the end of gm_tiebreak (latto, dice under HMW)")
     if not q.qualified:
         raise SheetswissError("Heats: nobody has qualified yet; type the heat scores and run qualify")
     alternates = [p for p in q.alternate_order if p not in absent]
@@ -236,6 +242,11 @@ def seat_next_round(q: Qualification, rounds: Sequence[HeatGame], settings: Sett
             replacements.append(Replacement(absent=w, by=None, why=why))
     stage = round_names(len(players), settings)[0] if players else "final"
     notes = []
+    while stage != "final" and not _seatable(len(players), settings) and spare:
+        by = spare.pop(0)
+        players.append(by)
+        notes.append(f"{by} fills the {stage} as the closest {last} runner-up: {len(players) - 1} winners cannot "
+                     "be seated at tables of table_sizes")
     if stage == "final":
         target = {"allowed": min(settings.table_sizes), "full": elimination_table(settings),
                   "none": 0}[settings.final_fill]
@@ -247,6 +258,14 @@ def seat_next_round(q: Qualification, rounds: Sequence[HeatGame], settings: Sett
         stage = STAGES[STAGES.index(last) + 1]
     return RoundSeating(stage=stage, tables=_seated(stage, players, _seeds(q), settings),
                         replacements=tuple(replacements), notes=tuple(notes))
+
+
+def _seatable(n: int, settings: Settings) -> bool:
+    try:
+        stage_tables(n, settings)
+    except SheetswissError:
+        return False
+    return True
 
 
 def _require_scored(games: Sequence[HeatGame], then: str) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias, final
 
-from .errors import UnknownName
+from .errors import SheetswissError, UnknownName
 from .heats import PlayerHeats
 from .settings import Settings
 
@@ -308,6 +308,10 @@ def advancement(players: int, ranked_eligible: int, settings: Settings) -> Advan
         if seats > cap:
             seats = cap
             rules.append(cap_text)
+        if seats > t and seats % t and not _splits(seats, settings.table_sizes):
+            fit = next(n for n in range(seats - 1, 0, -1) if n <= t or n % t == 0 or _splits(n, settings.table_sizes))
+            rules.append(f"{seats} winners cannot be seated at tables of table_sizes: the best {fit} by the chain")
+            seats = fit
         if seats <= t:
             rules.append(f"{seats} winners, no more than a final table of {t}: straight to the final")
             return Advancement(seats=seats, final=True, table=t, cap=cap, rules=tuple(rules))
@@ -361,6 +365,17 @@ def step_text(step: str, value: Fraction) -> str:
     if step == "margin":
         return f"margin {value}"
     return f"{value} {HEAT_TIEBREAKS[step].title.lower()}"
+
+
+def _splits(n: int, sizes: Sequence[int]) -> bool:
+    """Whether ``n`` players can be seated at tables of ``sizes``."""
+    from .seating import split_tables
+
+    try:
+        split_tables(n, sizes)
+    except SheetswissError:
+        return False
+    return True
 
 
 def chain_key(p: PlayerHeats, steps: Sequence[str], settings: Settings) -> tuple[Fraction, ...]:
