@@ -34,7 +34,7 @@ from .settings import Settings
 from .standings import Standings, compute_standings, making_cut, top_cut
 from .standings import explain as explain_standing
 from .tiebreaks import number_text
-from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
+from .workbook.contract import GM_TABS, LOG, PLAYERS, PLAYOFFS, RESULTS
 from .workbook.parse import (
     Columns,
     cell_text,
@@ -73,6 +73,7 @@ __all__ = [
     "plan",
     "playoffs",
     "publish",
+    "publish_book",
     "qualify",
     "rating",
     "register",
@@ -346,15 +347,43 @@ def login(client_secret: str) -> Report:
     return Report((f"Signed in; credentials saved to {google_login(client_secret)}",))
 
 
-def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None = None) -> Report:
+def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None = None,
+            ends: dt.time | dt.datetime | None = None) -> Report:
     """Write the phone-friendly page set for players into the folder ``out``: pairings by name with
     table numbers (index.html) and the standings, or for a heat event the latest heat's seating and
-    the qualifiers. Each file is replaced atomically."""
+    the qualifiers. Each file is replaced atomically.
+
+    The round clock (RULES.md 10.5): ``ends`` (a time today, or a date and time), else the time the round
+    was paired (the Log) plus ``round_minutes``, is shown on the pairings page with a countdown."""
+    backend = open_backend(source)
+    return publish_book(backend.read(), out, now=_now(now), ends=ends)
+
+
+def round_end(book: Book, round_minutes: int | None, ends: dt.time | dt.datetime | None,
+              now: dt.datetime) -> dt.datetime | None:
+    """When the current round ends (RULES.md 10.5): ``ends`` (a bare time is today's), else the time of the
+    Log's last ``pair`` row plus ``round_minutes``, else ``None`` (no clock)."""
+    if isinstance(ends, dt.datetime):
+        return ends
+    if isinstance(ends, dt.time):
+        return dt.datetime.combine(now.date(), ends)
+    if round_minutes is None:
+        return None
+    paired = [cell_text(r[0]) for r in book.rows(LOG)[2:] if len(r) > 1 and cell_text(r[1]).startswith("pair")]
+    if not paired:
+        return None
+    try:
+        start = dt.datetime.strptime(paired[-1], "%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return None
+    return start + dt.timedelta(minutes=round_minutes)
+
+
+def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time | dt.datetime | None = None) -> Report:
+    """:func:`publish` from a workbook already read (``watch`` reads once and publishes when it changed)."""
     from . import publish as pages_for
 
-    backend = open_backend(source)
-    book = backend.read()
-    when = _now(now)
+    when = now
     if parse_settings_tab(book).format == "heats":
         settings, _, games = _heat_event(book)
         nav = [("index.html", "Seating"), ("qualifiers.html", "Qualifiers")]
@@ -363,6 +392,7 @@ def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None =
     else:
         event = parse_event(book)
         table = compute_standings(event)
+        end = round_end(book, event.settings.round_minutes, ends, when)
         if _playoff_seeds(book):  # the playoff is what players look for now: it becomes the first page
             bracket, _ = _typed_bracket(book, event)
             nav = [("index.html", "Playoff"), ("pairings.html", "Pairings"), ("standings.html", "Standings")]
@@ -370,7 +400,7 @@ def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None =
                      pages_for.pairings_page(event, nav, when, name="pairings.html")]
         else:
             nav = [("index.html", "Pairings"), ("standings.html", "Standings")]
-            pages = [pages_for.pairings_page(event, nav, when)]
+            pages = [pages_for.pairings_page(event, nav, when, ends=end)]
         pages.append(pages_for.standings_page(event, table, nav, when))
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)

@@ -224,7 +224,10 @@ def advance(source: str, credentials: str | None, names: str | None, dry_run: bo
 @cli.command()
 @source_argument
 @click.argument("out", metavar="OUT_DIR")
-def publish(source: str, credentials: str | None, out: str) -> None:
+@click.option("--ends", metavar="HH:MM", type=click.DateTime(["%H:%M", "%Y-%m-%d %H:%M"]),
+              help="When the current round ends (default: when it was paired plus the round_minutes setting); "
+                   "the page shows it with a countdown.")
+def publish(source: str, credentials: str | None, out: str, ends: Any) -> None:
     """Write a static, phone-friendly page set for players into OUT_DIR.
 
     Pairings by name with table numbers, and the standings: open index.html from a laptop at the
@@ -234,10 +237,12 @@ def publish(source: str, credentials: str | None, out: str) -> None:
 
     \b
         sheetswiss publish convention.xlsx site/
+        sheetswiss publish convention.xlsx site/ --ends 14:30
     """
     from . import api
 
-    click.echo(api.publish(backend(source, credentials), out).text())
+    end = ends.time() if ends is not None and ends.year == 1900 else ends
+    click.echo(api.publish(backend(source, credentials), out, ends=end).text())
 
 
 @cli.command()

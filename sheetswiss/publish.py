@@ -20,8 +20,8 @@ from .playoffs import Bracket
 from .standings import Standings, making_cut, top_cut
 from .workbook.render import side_labels
 
-__all__ = ["Page", "pairings_page", "playoffs_page", "qualifiers_page", "seating_page", "standings_page",
-           "table_page"]
+__all__ = ["Page", "clock_html", "pairings_page", "playoffs_page", "qualifiers_page", "seating_page",
+           "standings_page", "table_page"]
 
 _STYLE = """
 :root { color-scheme: light dark; --line: #8884; --accent: #1f6feb; }
@@ -40,6 +40,8 @@ td.num, th.num { text-align: right; white-space: nowrap; }
 td.big { font-size: 1.3em; font-weight: 700; }
 tr.cut td { background: #2ea04322; }
 small, .note { opacity: .75; font-size: .85em; }
+p.clock { font-size: 1.2em; margin: 10px 0 0; }
+p.clock.over .left { color: #d1242f; font-weight: 700; }
 p.link a { display: inline-block; padding: 8px 14px; border-radius: 8px; background: var(--accent); color: #fff;
   text-decoration: none; font-weight: 600; }
 """
@@ -99,7 +101,8 @@ def _document(event_name: str, pages: Sequence[tuple[str, str]], current: str, t
 
 def table_page(event_name: str, pages: Sequence[tuple[str, str]], name: str, title: str, intro: str,
                header: Sequence[str], rows: Sequence[tuple[Sequence[object], str, bool]],
-               numeric: Sequence[int], when: dt.datetime, *, links: Sequence[tuple[str, str]] = ()) -> Page:
+               numeric: Sequence[int], when: dt.datetime, *, links: Sequence[tuple[str, str]] = (),
+               top_html: str = "") -> Page:
     """A page holding one filterable table: ``rows`` are (cells, searchable names, shaded); ``links``
     (address, text) go under the intro, e.g. the form players report their results with."""
     head = "".join(f'<th{" class=num" if i in numeric else ""}>{_e(h)}</th>' for i, h in enumerate(header))
@@ -108,13 +111,37 @@ def table_page(event_name: str, pages: Sequence[tuple[str, str]], name: str, tit
         tds = "".join(f'<td{" class=num" if i in numeric else ""}>{_e(c)}</td>' for i, c in enumerate(cells))
         body_rows.append(f'<tr data-names="{_e(names.lower())}"{" class=cut" if shaded else ""}>{tds}</tr>')
     shown = "".join(f'<p class="link"><a href="{_e(href)}">{_e(text)}</a></p>' for href, text in links)
-    body = f'<p class="note">{_e(intro)}</p>{shown}<table><thead><tr>{head}</tr></thead><tbody>' + \
+    body = f'{top_html}<p class="note">{_e(intro)}</p>{shown}<table><thead><tr>{head}</tr></thead><tbody>' + \
         "\n".join(body_rows) + "</tbody></table>"
     return Page(name, title, _document(event_name, pages, name, title, body, when))
 
 
+_CLOCK = """
+<script>
+for (const clock of document.querySelectorAll('[data-ends]')) {  /* the round clock: a countdown to its end */
+  const end = new Date(clock.dataset.ends), left = clock.querySelector('.left');
+  const tick = () => {
+    const s = Math.round((end - new Date()) / 1000);
+    if (s <= 0) { left.textContent = '(time is up)'; clock.classList.add('over'); return; }
+    const h = Math.floor(s / 3600), m = Math.floor(s % 3600 / 60), pad = (n) => String(n).padStart(2, '0');
+    left.textContent = '(' + (h ? h + ':' + pad(m) : m) + ':' + pad(s % 60) + ' left)';
+    setTimeout(tick, 1000 - Date.now() % 1000);
+  };
+  tick();
+}
+</script>
+"""
+
+
+def clock_html(round_: int, ends: dt.datetime) -> str:
+    """The round clock (RULES.md 10.5): the end time as text, which is all a browser without JavaScript shows,
+    and a countdown beside it, kept by a few lines of plain JavaScript from the device's own clock."""
+    return (f'<p class="clock" data-ends="{ends:%Y-%m-%dT%H:%M:%S}">Round {round_} ends at '
+            f'<strong>{ends:%H:%M}</strong> <span class="left"></span></p>{_CLOCK}')
+
+
 def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datetime,
-                  name: str = "index.html") -> Page:
+                  name: str = "index.html", *, ends: dt.datetime | None = None) -> Page:
     """Every player of the last paired round by name, with their table and opponent (once, though a
     double-sided match has a Results row for each of its two games), and their side or colour when the
     event has them (as the Pairings tab says it)."""
@@ -141,7 +168,9 @@ def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datet
     header = ("Player", "Table", "Opponent", *(() if labels is None else (labels[0],)))
     form = event.settings.report_form
     links = [(form, "Report your result")] if form and round_ else []
-    return table_page(event.settings.event_name, pages, name, title, intro, header, rows, (1,), when, links=links)
+    clock = clock_html(round_, ends) if ends is not None and round_ else ""
+    return table_page(event.settings.event_name, pages, name, title, intro, header, rows, (1,), when, links=links,
+                      top_html=clock)
 
 
 def playoffs_page(event_name: str, bracket: Bracket, pages: Sequence[tuple[str, str]], when: dt.datetime,

@@ -384,6 +384,9 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("paper", "letter", _choice("letter", "a4"),
                 "slips: the paper the result slips are laid out for: letter (five a page) or a4 (six a page).",
                 (), "10.4"),
+    SettingSpec("round_minutes", "", _int(1),
+                "publish: the length of a round in minutes; the players' page shows when the round ends (from the "
+                "time it was paired) and a countdown.", (), "10.5"),
     SettingSpec("registrations", "Form Responses 1", _text,
                 "register: the tab with the registrations (a Google Form's responses tab).", (), "10.1"),
     SettingSpec("registration_name", "", _text,
@@ -484,6 +487,7 @@ class Settings:
     elo_k: Fraction = Fraction(20)
     elo_start: Fraction = Fraction(1500)
     check_in: bool = False
+    round_minutes: int | None = None
     paper: str = "letter"
     reports: str = "Reports"
     reports_needed: str = "2"
