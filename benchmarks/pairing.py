@@ -1,46 +1,151 @@
-"""Seconds, peak memory and cost of pairing one round after five played rounds, by field size,
-beside the swisspair package (a C++ heuristic) on the same states, its pairs costed with our cost.
+"""Seconds, peak memory, proven gap and rematches of pairing one round on hard states, beside the swisspair
+package (a C++ pairer on PyPI, installed only for this benchmark: ``pip install swisspair``) on the same states,
+its pairs costed with our cost (RULES.md 2.1).
 
-Run: python benchmarks/pairing.py [SIZE ...]   (default sizes: 64 256 1000 2000 8000)
+Run: python benchmarks/pairing.py [--size N] [--growth N,N,...] [STATE ...]
+     (defaults: every state at 2,000 players, then the late round from 1,000 to 32,000 players)
 
-Columns: ``cost`` is the pairing's RULES.md 2.1 level totals that differ in practice (score / float
-height / float balance / who floats / pattern), ``gap`` the proven distance to the optimum (0: proven optimal, ``?``:
-no bound), ``rem`` the rematches; ``sp`` columns are swisspair's, ``x`` its time over ours.
+States (built by a plain greedy pairer here, not by the engine, so they do not favour it):
+
+* ``late``: round 12 of 13, chess points, about 15% draws (25 score groups, many floats);
+* ``dense``: 64 players in round 11 (rematches crowd every group);
+* ``clubs``: round 7 with four huge clubs and ``avoid_same_club: always``;
+* ``drops``: round 9 with drops after every round and late entries up to round 6;
+* ``colours``: round 12 of 13 with ``colours: alternate``;
+* ``single`` and ``double``: round 10 under ``sides: single`` and ``sides: double``, magic points;
+* ``accel``: round 2 of an accelerated event.
+
+Columns: ``sec`` (state building included), ``MiB`` the peak traced memory (a second run), ``gap`` the proven
+distance to the optimum (0: proven optimal, ``?``: no bound), ``rem`` the rematches, ``cost`` the level totals
+that differ in practice (score / float height / club / colour / float balance / who floats / pattern); ``sp``
+columns are swisspair's, ``x`` its time over ours, and the last column says whether ours costs at most
+swisspair's (it must: ours is the proven minimum).
 """
 
 from __future__ import annotations
 
+import argparse
+import math
 import random
-import sys
 import time
 import tracemalloc
-from dataclasses import replace
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
+from sheetswiss.history import history
 from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import pair_round
 from sheetswiss.pairing.engine import Costs
-from sheetswiss.pairing.levels import BALANCE, HEIGHT, LEVELS, PATTERN, REMATCH, SCORE, WHO_FLOATS
+from sheetswiss.pairing.levels import (
+    BALANCE,
+    CLUB,
+    COLOUR_HARD,
+    COLOUR_PREF,
+    HEIGHT,
+    LEVELS,
+    PATTERN,
+    REMATCH,
+    SCORE,
+    WHO_FLOATS,
+)
 from sheetswiss.pairing.swiss import _state
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 
 
-def state(size: int, rounds: int = 5, seed: int = 1) -> Event:
-    """A Swiss event of ``size`` rated players with ``rounds`` rounds of win/loss results."""
+@dataclass(frozen=True)
+class Shape:
+    """How a benchmark state is built."""
+
+    rounds: int
+    """Rounds played before the one paired."""
+    settings: dict[str, Any]
+    draws: float = 0.15
+    clubs: int = 0
+    drops: bool = False
+    fixed: int = 0
+    """A fixed field size (0: the size asked for)."""
+
+
+SHAPES = {
+    "late": Shape(11, {"points": "chess"}),
+    "dense": Shape(10, {"points": "chess"}, fixed=64),
+    "clubs": Shape(6, {"points": "chess", "avoid_same_club": "always"}, clubs=4),
+    "drops": Shape(8, {"points": "chess"}, drops=True),
+    "colours": Shape(11, {"points": "chess", "colours": "alternate"}),
+    "single": Shape(9, {"points": "magic", "sides": "single"}, draws=0.05),
+    "double": Shape(9, {"points": "magic", "sides": "double"}, draws=0.05),
+    "accel": Shape(1, {"points": "chess", "accelerated": True}),
+}
+
+
+def build(size: int, shape: Shape, seed: int = 1) -> Event:
+    """An event of ``size`` rated players after ``shape.rounds`` rounds, paired by a greedy top-down pairer
+    (score, then rating; the next player not met; the bye to the lowest without one; side 1 to the player
+    with fewer) and played with rating-weighted results and ``shape.draws`` draws."""
     rng = random.Random(seed)
-    players = tuple(Player(name=f"P{i:05d}", rating=rng.randrange(1000, 2600), row=i + 2) for i in range(size))
-    event = Event(settings=Settings(seed=seed, points="hct"), players=players)
-    row = 1
-    for _ in range(rounds):
-        pairing = pair_round(event)
-        games = []
-        for t in pairing.tables:
-            row += 1
-            text = "bye" if t.b is None else rng.choice(["1-0", "0-1"])
-            games.append(Game(round=pairing.round, table=t.number, a=t.a, b=t.b, result=Result.parse(text),
-                              row=row, cell=f"Results!E{row}"))
-        event = replace(event, games=event.games + tuple(games))
-    return event
+    size = shape.fixed or size
+    clubs = [f"Club {c}" for c in range(shape.clubs)]
+    players = []
+    for i in range(size):
+        drop = rng.randrange(1, shape.rounds + 1) if shape.drops and rng.random() < 0.12 else None
+        joined = rng.randrange(2, min(6, shape.rounds) + 1) if shape.drops and rng.random() < 0.06 else 1
+        players.append(Player(name=f"P{i:05d}", rating=rng.randrange(1000, 2600), row=i + 2,
+                              club=rng.choice(clubs) if clubs else "", joined=joined,
+                              dropped=drop is not None, dropped_after=drop))
+    settings = Settings(seed=seed, **shape.settings)
+    double = settings.sides == "double"
+    rating = {p.name: p.rating or 0 for p in players}
+    score: dict[str, float] = {p.name: 0.0 for p in players}
+    bias: dict[str, int] = {p.name: 0 for p in players}
+    met: dict[str, set[str]] = {p.name: set() for p in players}
+    had_bye: set[str] = set()
+    games: list[Game] = []
+
+    def add(round_: int, table: int | None, a: str, b: str | None, text: str) -> None:
+        row = len(games) + 2
+        games.append(Game(round=round_, table=table, a=a, b=b, result=Result.parse(text), row=row,
+                          cell=f"Results!E{row}"))
+
+    def play(a: str, b: str) -> str:
+        roll = rng.random()
+        if roll < shape.draws:
+            return "1/2"
+        expected = 1 / (1 + 10 ** ((rating[b] - rating[a]) / 400))
+        return "1-0" if rng.random() < expected else "0-1"
+
+    for round_ in range(1, shape.rounds + 1):
+        active = [p.name for p in players if p.plays_in(round_)]
+        for p in players:
+            if not p.plays_in(round_) and round_ >= p.joined:
+                add(round_, None, p.name, None, "zero bye")
+        active.sort(key=lambda x: (-score[x], -rating[x]))
+        if len(active) % 2:
+            bye = next((x for x in reversed(active) if x not in had_bye), active[-1])
+            active.remove(bye)
+            had_bye.add(bye)
+            score[bye] += 1
+            add(round_, None, bye, None, "bye")
+        free = active
+        table = 0
+        while free:
+            x = free[0]
+            k = next((k for k in range(1, len(free)) if free[k] not in met[x]), 1)
+            y = free[k]
+            free = free[1:k] + free[k + 1:]
+            a, b = (x, y) if (bias[x], -score[x]) <= (bias[y], -score[y]) else (y, x)
+            table += 1
+            met[a].add(b)
+            met[b].add(a)
+            for first, second in ((a, b), (b, a)) if double else ((a, b),):
+                text = play(first, second)
+                add(round_, table, first, second, text)
+                score[first] += {"1-0": 1, "0-1": 0, "1/2": 0.5}[text]
+                score[second] += {"1-0": 0, "0-1": 1, "1/2": 0.5}[text]
+            bias[a] += 0 if double else 1
+            bias[b] -= 0 if double else 1
+    return Event(settings=settings, players=tuple(players), games=tuple(games))
 
 
 def totals(event: Event, pairs: list[tuple[str, str | None]]) -> tuple[int, ...]:
@@ -57,59 +162,98 @@ def totals(event: Event, pairs: list[tuple[str, str | None]]) -> tuple[int, ...]
 
 
 def swisspair_pairs(event: Event) -> tuple[list[tuple[str, str | None]], float] | None:
-    """swisspair's pairing of the next round and its seconds, or ``None`` when it is not installed."""
+    """swisspair's pairing of the next round and its seconds (building its input included, as ours
+    includes building the round state), or ``None`` when it is not installed."""
     try:
         import swisspair  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
-    st = _state(event, event.paired_rounds + 1)
-    met: dict[str, set[str]] = {name: set() for name in st.order}
-    for pair in st.met:
-        a, b = tuple(pair)
-        if a in met and b in met:
-            met[a].add(b)
-            met[b].add(a)
-    players = [swisspair.Player(id=name, points=int(2 * st.scores[name]), rank=i + 1,
-                                can_get_bye=name in st.bye_eligible, cannot_be_paired_against_ids=met[name])
-               for i, name in enumerate(st.order)]
     start = time.perf_counter()
+    round_ = event.paired_rounds + 1
+    recs = history(event, through=round_ - 1)
+    active = [p for p in event.players if p.plays_in(round_)]
+    names = {p.name for p in active}
+    score = {p.name: sum((r.pairing_points for r in recs[p.name]), Fraction(0)) for p in active}
+    scale = math.lcm(*(v.denominator for v in score.values()))
+    order = sorted(active, key=lambda p: (-score[p.name], -(p.rating or 0), p.name))
+    players = []
+    for rank, p in enumerate(order, start=1):
+        rs = recs[p.name]
+        met = {r.opponent for r in rs if r.opponent is not None and r.opponent in names}
+        bye = not any(r.kind.name == "PAB" for r in rs)
+        players.append(swisspair.Player(id=p.name, points=int(score[p.name] * scale), rank=rank,
+                                        can_get_bye=bye, cannot_be_paired_against_ids=met))
     matches = swisspair.create_matches(players)
     seconds = time.perf_counter() - start
     return [(m.p1.id, None if m.p2 is None else m.p2.id) for m in matches], seconds
 
 
+_SHOWN = (SCORE, HEIGHT, CLUB, COLOUR_HARD, COLOUR_PREF, BALANCE, WHO_FLOATS, PATTERN)
+
+
 def _cost(levels: tuple[int, ...]) -> str:
-    return "/".join(str(levels[k]) for k in (SCORE, HEIGHT, BALANCE, WHO_FLOATS, PATTERN))
+    return "/".join(str(levels[k]) for k in _SHOWN)
 
 
-def main(sizes: list[int]) -> None:
-    print(f"{'players':>8} {'seconds':>8} {'peak MiB':>9} {'cost':>20} {'gap':>4} {'rem':>4} "
-          f"{'sp sec':>7} {'sp cost':>20} {'sp rem':>6} {'x':>6}")
-    for size in sizes:
-        event = state(size)
-        start = time.perf_counter()
-        pairing = pair_round(event)
-        seconds = time.perf_counter() - start
+def measure(name: str, event: Event, memory: bool = True) -> tuple[str, float]:
+    """One line: our pairing's seconds, memory, gap, rematches and cost, and swisspair's beside it."""
+    start = time.perf_counter()
+    pairing = pair_round(event)
+    seconds = time.perf_counter() - start
+    peak = math.nan
+    if memory:
         tracemalloc.start()  # a second run for memory: tracing slows Python down
         pair_round(event)
         peak = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
-        ours = totals(event, [(t.a, t.b) for t in pairing.tables])
-        proof = pairing.proof
-        gap = "?" if proof is None or proof.gap < 0 else ("0" if proof.proven else "+")
-        line = (f"{size:>8} {seconds:>8.2f} {peak:>9.1f} {_cost(ours):>20} {gap:>4} "
-                f"{len(pairing.rematches):>4}")
-        theirs = swisspair_pairs(event)
-        if theirs is None:
-            line += f" {'not installed':>43}"
-        else:
-            pairs, sp_seconds = theirs
-            levels = totals(event, pairs)
-            verdict = "<=" if ours <= levels else ">"
-            line += (f" {sp_seconds:>7.2f} {_cost(levels):>20} {levels[REMATCH]:>6} {seconds / sp_seconds:>6.1f}"
-                     f"  ours {verdict} theirs")
-        print(line, flush=True)
+    players = sum(2 if t.b else 1 for t in pairing.tables)
+    ours = totals(event, [(t.a, t.b) for t in pairing.tables])
+    proof = pairing.proof
+    gap = "?" if proof is None or proof.gap < 0 else str(proof.gap)
+    method = "" if proof is None else proof.method.split(",")[0]
+    line = (f"{name:<8} {players:>6} {pairing.round:>3} {seconds:>7.2f} {peak:>6.0f} {gap:>4} "
+            f"{len(pairing.rematches):>4} {_cost(ours):>26}")
+    theirs = swisspair_pairs(event)
+    if theirs is None:
+        return line + f"  {'swisspair not installed':>40}  {method}", seconds
+    pairs, sp_seconds = theirs
+    levels = totals(event, pairs)
+    verdict = "<=" if ours <= levels else "> !!"
+    return (line + f" {sp_seconds:>7.2f} {levels[REMATCH]:>4} {_cost(levels):>26} {seconds / sp_seconds:>6.1f}"
+            f"  {verdict}  {method}"), seconds
+
+
+HEADER = (f"{'state':<8} {'players':>6} {'rd':>3} {'sec':>7} {'MiB':>6} {'gap':>4} {'rem':>4} {'cost':>26} "
+          f"{'sp sec':>7} {'rem':>4} {'sp cost':>26} {'x':>6}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("states", nargs="*", metavar="STATE", help=f"any of {', '.join(SHAPES)} (default: all)")
+    parser.add_argument("--size", type=int, default=2000)
+    parser.add_argument("--growth", default="1000,2000,4000,8000,16000,32000",
+                        help="sizes for the late round's growth, comma-separated ('' to skip)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the traced second run")
+    args = parser.parse_args(argv)
+
+    def run(name: str, event: Event) -> tuple[str, float]:
+        return measure(name, event, not args.no_memory)
+
+    print(HEADER, flush=True)
+    for name in args.states or SHAPES:
+        print(run(name, build(args.size, SHAPES[name]))[0], flush=True)
+    sizes = [int(s) for s in args.growth.split(",") if s]
+    if sizes:
+        print(f"\ngrowth of the late round (round 12 of 13, ~15% draws)\n{HEADER}", flush=True)
+        previous: tuple[int, float] | None = None
+        for size in sizes:
+            event = build(size, SHAPES["late"])
+            line, seconds = run("late", event)
+            if previous is not None:
+                line += f"  (x{size / previous[0]:.0f} players: x{seconds / previous[1]:.1f} time)"
+            previous = (size, seconds)
+            print(line, flush=True)
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [64, 256, 1000, 2000, 8000])
+    main()
