@@ -162,13 +162,12 @@ def totals(event: Event, pairs: list[tuple[str, str | None]]) -> tuple[int, ...]
 
 
 def swisspair_pairs(event: Event) -> tuple[list[tuple[str, str | None]], float] | None:
-    """swisspair's pairing of the next round and its seconds (building its input included, as ours
-    includes building the round state), or ``None`` when it is not installed."""
+    """swisspair's pairing of the next round and the seconds of its solve alone (building its input is not
+    counted, although ours counts building the round state), or ``None`` when it is not installed."""
     try:
         import swisspair  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
-    start = time.perf_counter()
     round_ = event.paired_rounds + 1
     recs = history(event, through=round_ - 1)
     active = [p for p in event.players if p.plays_in(round_)]
@@ -183,6 +182,7 @@ def swisspair_pairs(event: Event) -> tuple[list[tuple[str, str | None]], float] 
         bye = not any(r.kind.name == "PAB" for r in rs)
         players.append(swisspair.Player(id=p.name, points=int(score[p.name] * scale), rank=rank,
                                         can_get_bye=bye, cannot_be_paired_against_ids=met))
+    start = time.perf_counter()
     matches = swisspair.create_matches(players)
     seconds = time.perf_counter() - start
     return [(m.p1.id, None if m.p2 is None else m.p2.id) for m in matches], seconds

@@ -38,8 +38,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["Matcher", "Nesting"]
+__all__ = ["SPLIT", "Matcher", "Nesting"]
 
+_CAP = 1 << 62
+"""Where :meth:`Nesting.many` caps Z."""
+SPLIT = 40
+"""Bits of the low part of a number split in two 64-bit integers (:meth:`Nesting.split`)."""
 _OUTER, _INNER = 1, 2
 """Labels of a top-level blossom in the current tree (0: not in the tree)."""
 _EDGE, _CLOSE, _EXPAND = 0, 1, 2
@@ -523,10 +527,12 @@ class Nesting:
                 stack.append((b, level, index + 1))
                 stack.append((below[index], level + 1, 0))
         self.held = held
-        self.small = max(held) < 1 << 62
-        """Whether :meth:`many` applies (the sums fit 64-bit integers)."""
+        self.small = max(held) < _CAP
+        """Whether :meth:`many` gives every Z exactly (else the sums above 2**62 are capped there)."""
         self._first = np.array(self.first, dtype=np.int64)
-        self._held = np.array(held if self.small else [0], dtype=np.int64)
+        self._held = np.array([min(h, _CAP) for h in held], dtype=np.int64)
+        self._held_high = np.array([min(h >> SPLIT, _CAP) for h in held], dtype=np.int64)
+        self._held_low = np.array([h & ((1 << SPLIT) - 1) for h in held], dtype=np.int64)
         self.order = np.array(order, dtype=np.int64)
         size = len(order)
         self.depth = np.array(depth, dtype=np.int64)
@@ -552,11 +558,21 @@ class Nesting:
         lo, hi = sorted((self.first[u], self.first[v]))
         return self.held[self._lowest(lo, hi)]
 
-    def many(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """Z for the pairs ``(u[i], v[i])`` as int64 (when :attr:`small`)."""
+    def _lowest_many(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         fu, fv = self._first[u], self._first[v]
         lo, hi = np.minimum(fu, fv), np.maximum(fu, fv)
         k = self.floor_log[hi - lo + 1]
         a, b = self.table[k, lo], self.table[k, hi - (1 << k) + 1]
-        out: np.ndarray = self._held[self.order[np.where(self.depth[a] <= self.depth[b], a, b)]]
+        out: np.ndarray = self.order[np.where(self.depth[a] <= self.depth[b], a, b)]
         return out
+
+    def many(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Z for the pairs ``(u[i], v[i])`` as int64, capped at 2**62 (exact when :attr:`small`)."""
+        out: np.ndarray = self._held[self._lowest_many(u, v)]
+        return out
+
+    def split(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Z for the pairs ``(u[i], v[i])`` as ``(Z >> SPLIT, Z % 2**SPLIT)`` in int64, the first capped at
+        2**62 (exact below 2**(62 + SPLIT)); a capped Z only makes a pair look more violated."""
+        b = self._lowest_many(u, v)
+        return self._held_high[b], self._held_low[b]

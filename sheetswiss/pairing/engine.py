@@ -26,10 +26,11 @@ it finds is the minimum over all of G, by linear-programming duality:
 * **Certificate.** Every perfect matching ``M*`` of G crosses each odd boundary at least once and holds
   at most floor(|B| / 2) pairs inside a blossom B, so once every allowed pair of G satisfies the
   inequality above, ``cost(M*) >= LB = (sum D - sum z_B floor(|B| / 2)) / 2 + sum z_k`` (weak duality).
-  The engine checks all O(n^2) pairs without listing them: pairs inside a group with numpy, against the
-  pattern and seeded-draw levels and the blossoms' Z; pairs in adjacent groups by balance class and
-  position; distant groups and the bye by lower bounds of their cost; only pairs that may fail are
-  checked one by one with their exact cost.
+  The engine checks all O(n^2) pairs with numpy, block by block (:meth:`Solver._scan`): pairs inside a
+  group against their pattern and draw levels, pairs between groups against their float's score, height,
+  balance and position (the per-player terms folded into the potentials, so a block whose largest
+  potentials stay below its fixed part is cleared at once), with the blossoms' Z, and the bye by a lower
+  bound of its cost; only pairs that may fail are checked one by one with their exact cost.
 * **Widening.** Pairs that fail join G' and G' is solved again from the closed-form start; this repeats
   until no pair fails (ties at the pattern level, which the seeded draws break inside a shifted group,
   typically take one to three rounds). A search that finds no augmenting path gets its players'
@@ -55,17 +56,18 @@ events of a few hundred players (a thousand takes a few seconds).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import math
 import random
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, final
+from typing import TYPE_CHECKING, TypeVar, final
 
 import numpy as np
 
-from .blossom import Matcher, Nesting
+from .blossom import SPLIT, Matcher, Nesting
 from .levels import (
     BALANCE,
     CLUB,
@@ -91,7 +93,7 @@ if TYPE_CHECKING:
     from ..model import Event
     from .swiss import _State
 
-__all__ = ["Costs", "Proof", "edge_draws", "solve_round"]
+__all__ = ["Costs", "Proof", "pair_draw", "player_keys", "solve_round"]
 
 _WINDOW = 2
 """Within a group, G' holds pairs whose pattern cost is at most this (and the nearest clean ones beyond)."""
@@ -105,8 +107,17 @@ _MAX_VIOLATIONS = 5000
 """The check stops listing violated pairs after this many."""
 _COMPLETE = 600
 """Up to this many nodes the fallback solves the complete graph (rustworkx), so it is exact."""
-_INT64_SAFE = 1 << 59
-"""Potentials below this in size are checked with numpy's 64-bit integers (sums stay below 2**62)."""
+_WIDE = 1 << 60 + SPLIT
+"""Potentials below this in size are checked with numpy, split in two 64-bit integers."""
+_LOW = (1 << SPLIT) - 1
+
+
+def _positive(high: np.ndarray, low: np.ndarray) -> np.ndarray:
+    """Whether ``high * 2**SPLIT + low`` is positive, for |high| < 2**63 and |low| < 2**61."""
+    near = np.abs(high) < 1 << 62 - SPLIT - 1
+    value = np.where(near, high, 0) << SPLIT
+    out: np.ndarray = np.where(near, value + low > 0, high > 0)
+    return out
 
 
 class _Enough(Exception):
@@ -139,33 +150,51 @@ class Proof:
         return f"Not proven optimal: at most [{levels}] above the optimum ({self.method})"
 
 
-def edge_draws(seed: int, round_: int, count: int) -> np.ndarray:
-    """The first ``count`` level-11 draws of RULES.md 2.11, as ``random.Random(f"{seed}:edges:{round}")
-    .randrange(65536)`` gives them, one per pair in canonical order, as a uint16 array.
+_MASK = (1 << 64) - 1
+_K = TypeVar("_K", int, np.ndarray)
+_P = TypeVar("_P", int, np.ndarray)
 
-    ``randrange(65536)`` takes 17 bits of a 32-bit Mersenne Twister word (``word >> 15``) and draws again
-    when the top bit is set, so the draws are the accepted words of the same stream, which numpy's
-    MT19937 produces from the same state about a hundred times faster.
 
-    >>> rng = random.Random("7:edges:3")
-    >>> [rng.randrange(65536) for _ in range(5)] == edge_draws(7, 3, 5).tolist()
+def _mix(k: _K) -> _K:
+    """MurmurHash3's 64-bit finaliser, on a Python int below 2**64 or a uint64 array: every input bit
+    changes about half the output bits."""
+    k = k ^ (k >> 33)
+    k = (k * 0xFF51AFD7ED558CCD) & _MASK
+    k = k ^ (k >> 33)
+    k = (k * 0xC4CEB9FE1A85EC53) & _MASK
+    return k ^ (k >> 33)
+
+
+def player_keys(seed: int, round_: int, names: Sequence[str]) -> list[int]:
+    """Each player's 64-bit key for the level-11 draws of ``round_`` (RULES.md 2.11): the first eight bytes
+    of BLAKE2b of ``f"{seed}:edges:{round}:{name}"``, little-endian; the bye node's name is empty.
+
+    >>> player_keys(7, 3, ["Ann"]) == player_keys(7, 3, ["Ann"]) != player_keys(7, 4, ["Ann"])
     True
     """
-    state = random.Random(f"{seed}:edges:{round_}").getstate()[1]
-    bits = np.random.MT19937()
-    raw_state = bits.state
-    raw_state["state"]["key"] = np.array(state[:624], dtype=np.uint32)
-    raw_state["state"]["pos"] = state[624]
-    bits.state = raw_state
-    out = np.empty(count, dtype=np.uint16)
-    filled = 0
-    while filled < count:
-        words = bits.random_raw(max(1024, min(1 << 22, 2 * (count - filled) + 64)))
-        kept = (words[(words >> 31) == 0] >> 15).astype(np.uint16)
-        take = min(len(kept), count - filled)
-        out[filled:filled + take] = kept[:take]
-        filled += take
-    return out
+    return [int.from_bytes(hashlib.blake2b(f"{seed}:edges:{round_}:{name}".encode(), digest_size=8).digest(),
+                           "little") for name in names]
+
+
+def pair_draw(a: _K, b: _K) -> _K:
+    """Level 11 of RULES.md 2.11 for the players of keys ``a`` and ``b`` (:func:`player_keys`), or for arrays
+    of them: the top 16 bits of ``mix(lo ^ mix(hi))``, lo and hi the smaller and the larger key. The draw
+    depends on the two players only, not on their order or anyone else, and needs no table of all pairs.
+
+    >>> ann, bob = player_keys(7, 3, ["Ann", "Bob"])
+    >>> pair_draw(ann, bob) == pair_draw(bob, ann), 0 <= pair_draw(ann, bob) < 65536
+    (True, True)
+    >>> keys = np.array(player_keys(7, 3, ["Ann", "Bob"]), dtype=np.uint64)
+    >>> pair_draw(keys[:1], keys[1:]).tolist() == [pair_draw(ann, bob)]
+    True
+    """
+    if isinstance(a, np.ndarray):
+        with np.errstate(over="ignore"):
+            lo, hi = np.minimum(a, b), np.maximum(a, b)
+            out: np.ndarray = (_mix(lo ^ _mix(hi)) >> 48).astype(np.int64)
+        return out
+    lo_, hi_ = (a, b) if a <= b else (b, a)
+    return _mix(lo_ ^ _mix(hi_)) >> 48
 
 
 class Costs:
@@ -272,23 +301,24 @@ class Costs:
         self.mult = [1] * len(LEVELS)
         for k in range(len(LEVELS) - 2, -1, -1):
             self.mult[k] = self.mult[k + 1] * (1 + pairs * most[k + 1])
-        self.draws = edge_draws(settings.seed, state.round, self.nodes * (self.nodes - 1) // 2)
+        self.keys = player_keys(settings.seed, state.round, [*state.order, *([""] if n % 2 else [])])
+        """Each node's key for the level-11 draws (:func:`pair_draw`)."""
+        self.key_array = np.array(self.keys, dtype=np.uint64)
         # boundary duals z_k (RULES.md 2.5 floats), set by Solver
         self.z = [0] * span
         self.zsum = [0] * (span + 1)
 
     def draw(self, i: int, j: int) -> int:
-        """Level 11 of the pair of positions ``i < j`` (canonical index, RULES.md 2.11)."""
-        m = self.nodes
-        return int(self.draws[i * (m - 1) - i * (i - 1) // 2 + (j - i - 1)])
+        """Level 11 of the pair of positions ``i`` and ``j`` (RULES.md 2.11)."""
+        return pair_draw(self.keys[i], self.keys[j])
 
-    def pattern_cost(self, g: int, p: int, q: int) -> int:
-        """Level 10 of positions ``p < q`` of group ``g``."""
+    def pattern_cost(self, g: int, p: _P, q: _P) -> _P:
+        """Level 10 of positions ``p < q`` of group ``g`` (RULES.md 2.5), or of arrays of them."""
         if self.pattern == "slide":
             return abs((q - p) - self.half[g])
         if self.pattern == "fold":
             return abs(p + q - (self.size[g] - 1))
-        return 0
+        return 0 * p
 
     def levels(self, i: int, j: int) -> list[int]:
         """The eleven level costs of positions ``i < j`` (``j`` may be the bye), level 3 scaled."""
@@ -643,17 +673,7 @@ class Solver:
         with contextlib.suppress(_Enough):
             for g in range(c.groups):
                 self._check_group(g, m, d, nest, exact)
-            top = [max(d[v] for v in mem) for mem in c.members]
-            for g in range(c.groups - 1):
-                self._check_adjacent(g, d, exact)
-                for h in range(g + 2, c.groups):
-                    bound = 2 * (c.mult[SCORE] * c.t3[g][h] + c.mult[HEIGHT] * (c.height[h] - c.height[g])
-                                 - (c.zsum[h] - c.zsum[g]))
-                    if top[g] + top[h] > bound:
-                        for i in c.members[g]:
-                            for j in c.members[h]:
-                                if d[i] + d[j] > bound:
-                                    exact(i, j)
+            self._check_across(m, d, nest, exact)
             if c.bye >= 0:
                 last = c.groups
                 for i in range(c.n):
@@ -667,74 +687,101 @@ class Solver:
 
     def _check_group(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
                      exact: Callable[[int, int], None]) -> None:
-        """Pairs inside group g. Their cost is at least the pattern's (level 10) plus the seeded draw (level
-        11), exactly that unless a club or rematch level adds to it, and Z_ij is at least the z of a
-        top-level blossom holding both: pairs whose potentials stay below the bound (first without the
-        draws, then with them, then with the exact Z_ij) are fine, the others are checked exactly.
-        Vectorised over rows of the group while the potentials and blossom sums fit 64-bit integers."""
+        """Pairs inside group g: their cost is at least the pattern (level 10) plus the draw (level 11),
+        exactly that unless a rematch, club, colour or side level adds to it (:meth:`_scan`)."""
         c = self.c
         mem = c.members[g]
-        s = len(mem)
-        pot = [d[v] for v in mem]
-        m9 = 2 * c.mult[PATTERN]
-        if max(map(abs, pot)) >= _INT64_SAFE or (nest is not None and not nest.small):
-            for p in range(s):
-                for q in range(p + 1, s):
-                    if pot[p] + pot[q] > m9 * c.pattern_cost(g, p, q):
-                        exact(mem[p], mem[q])
+        if len(mem) < 2:
             return
-        potential = np.array(pot, dtype=np.int64)
-        node = np.array(mem, dtype=np.int64)
-        if nest is not None:
-            outer = [m.outermost(v) for v in mem]
-            top = np.array(outer, dtype=np.int64)
-            top_z = np.array([m.z[b] if b >= c.nodes else 0 for b in outer], dtype=np.int64)
-        pos = np.arange(s, dtype=np.int64)
-        rows = max(1, (1 << 20) // max(1, s))
-        last = c.nodes - 1
-        for a in range(0, s - 1, rows):
-            row = pos[a:a + rows, None]
-            col = pos[None, a + 1:]
-            if c.pattern == "slide":
-                pattern = np.abs(col - row - c.half[g])
-            elif c.pattern == "fold":
-                pattern = np.abs(row + col - (c.size[g] - 1))
-            else:
-                pattern = np.zeros((1, 1), dtype=np.int64)
-            excess = potential[a:a + rows, None] + potential[None, a + 1:] - m9 * pattern
-            if nest is not None:
-                excess -= np.where(top[a:a + rows, None] == top[None, a + 1:], top_z[a:a + rows, None], 0)
-            r, k = np.nonzero((excess > 0) & (col > row))
-            if not r.size:
-                continue
-            i, j = node[a + r], node[a + 1 + k]
-            over = excess[r, k] - 2 * c.draws[i * last - i * (i - 1) // 2 + (j - i - 1)].astype(np.int64)
-            if nest is not None:
-                near = over > 0
-                i, j = i[near], j[near]
-                inner = nest.many(i, j) - np.where(top[a + r[near]] == top[a + 1 + k[near]], top_z[a + r[near]], 0)
-                over = over[near] - inner
-            near = over > 0
-            for x, y in zip(i[near].tolist(), j[near].tolist()):
-                exact(x, y)
+        pot = [d[v] for v in mem]
+        m10 = 2 * c.mult[PATTERN]
 
-    def _check_adjacent(self, g: int, d: Sequence[int], exact: Callable[[int, int], None]) -> None:
-        """Pairs across boundary g: a float costs at least its score, height, balance and position levels
-        less z_g, so only the upper players of a balance class whose potential reaches that are checked."""
+        def pattern(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            out: np.ndarray = m10 * c.pattern_cost(g, x, y)  # x, y: positions in the group
+            return out
+
+        self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern)
+
+    def _check_across(self, m: Matcher, d: Sequence[int], nest: Nesting | None,
+                      exact: Callable[[int, int], None]) -> None:
+        """Pairs between groups g < h: a float costs at least its score and height (fixed for g and h), its
+        balance (the upper player's down share plus the lower one's up share) and position (the lower
+        player's place in its group), less the z of the boundaries it crosses, plus its draw. The per-player
+        terms go into the potentials, so a whole block of pairs whose largest potentials stay below the
+        fixed part is fine at once, and the others are scanned (:meth:`_scan`)."""
         c = self.c
-        upper, lower = c.members[g], c.members[g + 1]
-        by_class: dict[int, list[int]] = defaultdict(list)
-        for i in upper:
-            by_class[c.down[i]].append(i)
-        tops = {k: max(d[i] for i in v) for k, v in by_class.items()}
-        base = c.mult[SCORE] * c.t3[g][g + 1] + c.mult[HEIGHT] * (c.height[g + 1] - c.height[g]) - c.z[g]
-        for j in lower:
-            for k, members in by_class.items():
-                bound = 2 * (base + c.mult[BALANCE] * (k + c.up[j]) + c.mult[WHO_FLOATS] * c.gpos[j])
-                if tops[k] + d[j] > bound:
-                    for i in members:
-                        if d[i] + d[j] > bound:
-                            exact(i, j)
+        m7, m8 = c.mult[BALANCE], c.mult[WHO_FLOATS]
+        upper = [[d[i] - 2 * m7 * c.down[i] for i in mem] for mem in c.members]
+        lower = [[d[j] - 2 * (m7 * c.up[j] + m8 * c.gpos[j]) for j in mem] for mem in c.members]
+        top_upper = [max(a, default=0) for a in upper]
+        top_lower = [max(b, default=0) for b in lower]
+        for g in range(c.groups - 1):
+            for h in range(g + 1, c.groups):
+                fixed = 2 * (c.mult[SCORE] * c.t3[g][h] + c.mult[HEIGHT] * (c.height[h] - c.height[g])
+                             - (c.zsum[h] - c.zsum[g]))
+                if top_upper[g] + top_lower[h] > fixed:
+                    self._scan(c.members[g], upper[g], c.members[h], lower[h], fixed, m, nest, exact, None)
+
+    def _scan(self, rows: Sequence[int], a: Sequence[int], cols: Sequence[int], b: Sequence[int], fixed: int,
+              m: Matcher, nest: Nesting | None, exact: Callable[[int, int], None],
+              term: Callable[[np.ndarray, np.ndarray], np.ndarray] | None) -> None:
+        """Check the pairs (rows[x], cols[y]) (only x < y when rows is cols, one group) of whose cost twice a
+        lower bound is ``fixed + term(x, y) + 2 draw``: a pair whose ``a[x] + b[y] - Z`` (its potentials
+        less their per-player cost terms, and less the blossoms' Z) exceeds that bound is checked exactly.
+        Vectorised over blocks of rows, with every number split in two 64-bit integers, ``x = high *
+        2**SPLIT + low`` (exact while |x| < 2**(62 + SPLIT)); rows and columns beyond that are checked pair
+        by pair."""
+        c = self.c
+        same = rows is cols
+        wide_rows = [x for x in range(len(rows)) if abs(a[x]) >= _WIDE]
+        wide_cols = [y for y in range(len(cols)) if abs(b[y]) >= _WIDE]
+        for x in wide_rows:
+            for y in range(len(cols)):
+                if not same or y != x:
+                    exact(*_key(rows[x], cols[y]))
+        for y in wide_cols:
+            for x in range(len(rows)):
+                if x not in wide_rows and (not same or y != x):
+                    exact(*_key(rows[x], cols[y]))
+        keep_x = [x for x in range(len(rows)) if abs(a[x]) < _WIDE]
+        keep_y = [y for y in range(len(cols)) if abs(b[y]) < _WIDE]
+        if not keep_x or not keep_y:
+            return
+        px, py = np.array(keep_x, dtype=np.int64), np.array(keep_y, dtype=np.int64)
+        u, v = np.array(rows, dtype=np.int64)[px], np.array(cols, dtype=np.int64)[py]
+        a_high = np.array([a[x] >> SPLIT for x in keep_x], dtype=np.int64)
+        a_low = np.array([a[x] & _LOW for x in keep_x], dtype=np.int64)
+        b_high = np.array([b[y] >> SPLIT for y in keep_y], dtype=np.int64)
+        b_low = np.array([b[y] & _LOW for y in keep_y], dtype=np.int64)
+        f_high, f_low = fixed >> SPLIT, fixed & _LOW
+        if nest is None:
+            in_u = np.zeros(len(u), dtype=bool)
+            in_v = np.zeros(len(v), dtype=bool)
+        else:
+            in_u = np.array([m.outermost(i) >= c.nodes for i in u.tolist()], dtype=bool)
+            in_v = np.array([m.outermost(j) >= c.nodes for j in v.tolist()], dtype=bool)
+        step = max(1, (1 << 19) // len(v))
+        for start in range(0, len(u), step):
+            block = np.arange(start, min(len(u), start + step), dtype=np.int64)
+            if same:
+                r, k = np.nonzero(py[None, :] > px[block][:, None])
+            else:
+                r, k = np.divmod(np.arange(len(block) * len(v), dtype=np.int64), len(v))
+            xs, ys = block[r], k
+            high = a_high[xs] + b_high[ys] - f_high
+            low = a_low[xs] + b_low[ys] - f_low
+            if term is not None:
+                low -= term(px[xs], py[ys])
+            inside = in_u[xs] & in_v[ys]
+            if nest is not None and inside.any():
+                z_high, z_low = nest.split(u[xs[inside]], v[ys[inside]])
+                high[inside] -= z_high
+                low[inside] -= z_low
+            fails = _positive(high, low)
+            xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
+            fails = _positive(high, low - 2 * pair_draw(c.key_array[u[xs]], c.key_array[v[ys]]))
+            for i, j in zip(u[xs[fails]].tolist(), v[ys[fails]].tolist()):
+                exact(i, j)
 
     # -- fallback ---------------------------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import final
 
+import numpy as np
+
 from ..errors import SheetswissError
 from ..history import RoundRecord, history, sides_played
 from ..model import Event, Player, PlayerId
@@ -152,30 +154,40 @@ def _accelerated(event: Event) -> frozenset[PlayerId]:
     return frozenset(p.name for p in first[: 2 * math.ceil(len(first) / 4)])
 
 
-def _scores_before(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], round_: int, top: frozenset[PlayerId],
-                   win: Fraction) -> dict[PlayerId, Fraction]:
-    """Pairing score of every player before ``round_``, with the virtual win of rounds 1 and 2."""
-    return {
-        name: sum((r.pairing_points for r in rs[: round_ - 1]), Fraction(0))
-        + (win if name in top and round_ <= 2 else 0)
-        for name, rs in recs.items()
-    }
+def _running_scores(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], round_: int, top: frozenset[PlayerId],
+                    win: Fraction) -> tuple[list[PlayerId], np.ndarray, int]:
+    """Every player's pairing score before each round 1..``round_``, with the virtual win of rounds 1 and 2
+    (RULES.md 2.8): the players, a table ``before[p, k - 1]`` for round k, and the common denominator
+    its whole numbers count in (pairing points are exact fractions; one cumulative sum gives every round)."""
+    names = list(recs)
+    rounds = round_ - 1
+    points = [r.pairing_points for rs in recs.values() for r in rs[:rounds]]
+    scale = math.lcm(win.denominator, *{v.denominator for v in points})
+    table = np.zeros((len(names), round_), dtype=np.int64)
+    for p, rs in enumerate(recs.values()):
+        table[p, 1:] = [int(r.pairing_points * scale) for r in rs[:rounds]]
+    before = np.cumsum(table, axis=1)
+    virtual = np.array([name in top for name in names], dtype=bool)
+    before[virtual, :2] += int(win * scale)
+    return names, before, scale
 
 
-def _float_balances(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], round_: int, top: frozenset[PlayerId],
-                    win: Fraction) -> dict[PlayerId, int]:
-    """Ups minus downs over the rounds before ``round_`` (RULES.md 2.5; byes are not floats)."""
-    balance: dict[PlayerId, int] = defaultdict(int)
+def _float_balances(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], names: Sequence[PlayerId],
+                    before: np.ndarray, round_: int) -> dict[PlayerId, int]:
+    """Ups minus downs over the rounds before ``round_`` (RULES.md 2.5; byes are not floats): a player
+    floats up against an opponent whose pairing score before the round was higher, down against a lower."""
+    index = {name: p for p, name in enumerate(names)}
+    balance = np.zeros(len(names), dtype=np.int64)
     for k in range(1, round_):
-        before = _scores_before(recs, k, top, win)
-        for name, rs in recs.items():
+        mine, theirs = [], []
+        for p, rs in enumerate(recs.values()):
             rec = rs[k - 1]
             if rec.kind.has_opponent and rec.opponent is not None:
-                if before[name] > before[rec.opponent]:
-                    balance[name] -= 1
-                elif before[name] < before[rec.opponent]:
-                    balance[name] += 1
-    return dict(balance)
+                mine.append(p)
+                theirs.append(index[rec.opponent])
+        if mine:
+            np.add.at(balance, mine, np.sign(before[theirs, k - 1] - before[mine, k - 1]))
+    return {name: int(b) for name, b in zip(names, balance.tolist()) if b}
 
 
 def _first_round(event: Event) -> str:
@@ -221,8 +233,9 @@ def _state(event: Event, round_: int) -> _State:
             not_paired.append((p.name, requested[p.name]))
         else:
             players.append(p)
-    all_scores = _scores_before(recs, round_, top, win)
-    scores = {p.name: all_scores[p.name] for p in players}
+    names, before, scale = _running_scores(recs, round_, top, win)
+    row = {name: p for p, name in enumerate(names)}
+    scores = {p.name: Fraction(int(before[row[p.name], round_ - 1]), scale) for p in players}
     order = _ranking_order(event, round_, players, scores)
     distinct = sorted(set(scores.values()), reverse=True)
     group = {name: distinct.index(scores[name]) for name in order}
@@ -241,7 +254,7 @@ def _state(event: Event, round_: int) -> _State:
         name for name in order
         if not any(r.kind.name == "PAB" or (chess and r.kind.name == "FORFEIT_WIN") for r in recs[name]))
     return _State(round_, order, scores, group, {g: tuple(m) for g, m in members.items()},
-                  _float_balances(recs, round_, top, win), met, eligible,
+                  _float_balances(recs, names, before, round_), met, eligible,
                   {p.name: p.club.strip().lower() for p in players}, tuple(not_paired),
                   {name: sides_played(recs[name]) for name in order}, played)
 
