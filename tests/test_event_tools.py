@@ -121,11 +121,14 @@ def test_rating_takes_final_places_and_wins_from_a_finished_playoff(finished: Pa
     event = parse_event(backend.read())
     wins = {name: sum(r.outcome == "W" and r.kind in (RoundKind.GAME, RoundKind.FORFEIT_WIN) for r in rs)
             for name, rs in history(event).items()}
+    draws = {name: sum(r.outcome == "D" and r.kind is RoundKind.GAME for r in rs)
+             for name, rs in history(event).items()}
     points = api.rating([str(path)]).data
     assert isinstance(points, dict)
-    # 40 players: a 64 bracket, lower-bounded (bottom 1), so V runs 7 (1st), 6 (2nd), 5 (3rd-4th) ...
-    assert points[champion] == (wins[champion] + 3 + 1) * 7
-    assert points[losing_finalist] == (wins[losing_finalist] + 2 + 1) * 6
+    # 40 players: a 64 bracket, lower-bounded (bottom 1), so V runs 7 (1st), 6 (2nd), 5 (3rd-4th) ...;
+    # a draw counts 1/3 (rating_draw's default)
+    assert points[champion] == (wins[champion] + Fraction(draws[champion], 3) + 3 + 1) * 7
+    assert points[losing_finalist] == (wins[losing_finalist] + Fraction(draws[losing_finalist], 3) + 2 + 1) * 6
     assert next(iter(points)) == champion
 
 
