@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -15,13 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sheetswiss.model import Event, Player
+from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import engine, pair_round
 from sheetswiss.pairing.blossom import Matcher, Nesting
 from sheetswiss.pairing.engine import Costs, Solver, pair_draw, player_keys
 from sheetswiss.pairing.levels import RANDOM, SCORE
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
 from sheetswiss.pairing.swiss import _edge_levels, _solve, _state
+from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 
 from .helpers import add_round, random_results
@@ -340,3 +342,68 @@ def test_fallback_when_the_widening_does_not_settle(monkeypatch: pytest.MonkeyPa
                     assert got - proof.gap <= best
             event = add_round(event, pair_round(event), result)
     assert fell_back
+
+
+def _play_round(event: Event, result: Callable[[str, str], str]) -> Event:
+    """``event`` with its next round paired and played; under ``sides: double`` each match is two rows, one
+    per side (RULES.md 3)."""
+    pairing = pair_round(event)
+    if event.settings.sides != "double":
+        return add_round(event, pairing, result)
+    row = max((g.row for g in event.games), default=1)
+    games = []
+    for t in pairing.tables:
+        for a, b in ((t.a, t.b), (t.b, t.a)) if t.b is not None else ((t.a, None),):
+            row += 1
+            text = "bye" if b is None else result(a, b)
+            games.append(Game(round=pairing.round, table=t.number, a=a, b=b, result=Result.parse(text), row=row,
+                              cell=f"Results!E{row}"))
+    return replace(event, games=event.games + tuple(games))
+
+
+def _mode_event(mode: str, n: int, seed: int) -> Event:
+    """A field with drops and late entries under one pairing mode: colours, sides (single, double), huge clubs
+    kept apart always, or acceleration."""
+    event = _varied_event(n, seed)
+    extra: dict[str, object] = {
+        "colours": {"colours": "alternate", "points": "chess"},
+        "single": {"sides": "single", "points": "magic"},
+        "double": {"sides": "double", "points": "magic"},
+        "clubs": {"avoid_same_club": "always", "points": "chess"},
+        "accelerated": {"accelerated": True, "points": "chess"},
+    }[mode]
+    players = event.players
+    if mode == "clubs":
+        players = tuple(replace(p, club=("north", "south")[i % 2]) for i, p in enumerate(players))
+    return replace(event, players=players, settings=replace(event.settings, **extra))  # type: ignore[arg-type]
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("mode,n,rounds,seed", [
+    ("colours", 30, 9, 51), ("colours", 61, 7, 52), ("single", 24, 8, 53), ("double", 41, 6, 54),
+    ("clubs", 50, 6, 55), ("accelerated", 44, 4, 56),
+])
+def test_every_mode_is_exact(mode: str, n: int, rounds: int, seed: int) -> None:
+    """Colours, sides single and double, huge clubs kept apart, acceleration, each with drops and late
+    entries, late into the event: the engine's pairing costs networkx's minimum on the complete graph, and a
+    proven pairing is that minimum (the proof never passes a pairing the complete graph improves on)."""
+    event = _mode_event(mode, n, seed)
+    result = random_results(seed)
+    for _ in range(rounds):
+        _check_round(event)
+        event = _play_round(event, result)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("mode,n,rounds,seed", [
+    ("colours", 180, 11, 61), ("double", 160, 9, 62), ("clubs", 200, 7, 63), ("accelerated", 150, 3, 64),
+])
+def test_every_mode_is_exact_on_larger_fields(mode: str, n: int, rounds: int, seed: int) -> None:
+    """The same as :func:`test_every_mode_is_exact` on a few hundred players, in the last rounds only."""
+    event = _mode_event(mode, n, seed)
+    result = random_results(seed)
+    for r in range(rounds):
+        if r >= rounds - 2:
+            _check_round(event)
+        event = _play_round(event, result)
