@@ -14,10 +14,11 @@ from sheetswiss.errors import SheetswissError
 from sheetswiss.model import Event, Player
 from sheetswiss.pairing import Pairing, check_pairing, pair_round
 from sheetswiss.pairing.levels import BALANCE, HEIGHT, RANDOM, SCORE
-from sheetswiss.pairing.swiss import _edge_levels, _passed_over, _solve, _State, _state
+from sheetswiss.pairing.swiss import _passed_over, _solve, _State, _state
 from sheetswiss.settings import Settings
 
 from .helpers import add_round, make_event, play, random_results
+from .reference_levels import edge_levels
 
 
 def test_rules_2_5_worked_example() -> None:
@@ -49,7 +50,7 @@ def test_the_leaders_meet_when_they_may() -> None:
     assert [t.cost[SCORE] for t in pairing.tables] == [0, 1, 1]
     assert [t.cost[HEIGHT] for t in pairing.tables] == [0, 1, 1]
     state = _state(event, 3)
-    leaders_float = [_edge_levels(event, state, 0, 3, False), _edge_levels(event, state, 1, 2, False)]
+    leaders_float = [edge_levels(event, state, 0, 3, False), edge_levels(event, state, 1, 2, False)]
     assert [lv[SCORE] for lv in leaders_float] == [1, 1]  # the same score cost as C-F and D-E
     assert [lv[HEIGHT] for lv in leaders_float] == [2, 2]  # but each float crosses the top boundary
     assert pairing.proof is not None and pairing.proof.proven
@@ -65,7 +66,7 @@ def test_the_float_goes_to_the_balance_nearest_zero() -> None:
     solved = _solve(make_event(names), state, frozenset(names), rematches=False)
     assert solved is not None
     assert sorted(names[i] + names[j] for i, j in solved[0]) == ["AC", "BD"]
-    levels = [_edge_levels(make_event(names), state, 0, j, False)[BALANCE] for j in (1, 2, 3)]
+    levels = [edge_levels(make_event(names), state, 0, j, False)[BALANCE] for j in (1, 2, 3)]
     # balances run 0..+2: A down costs 1 + 2(2 - 0), B up 1 + 2(2 - 0), C and D up 1 each
     assert levels == [10, 6, 6]  # B costs 4 more than C; C and D tie and position decides
 
@@ -259,9 +260,9 @@ def _min_matching(event: Event, state: _State, rematches: bool, anyone_bye: bool
         for j in range(i + 1, n):
             met = frozenset((state.order[i], state.order[j])) in state.met
             if not met or rematches:
-                levels[i, j] = _edge_levels(event, state, i, j, met)
+                levels[i, j] = edge_levels(event, state, i, j, met)
         if n % 2 and state.order[i] in pool:
-            levels[i, n] = _edge_levels(event, state, i, n, False)
+            levels[i, n] = edge_levels(event, state, i, n, False)
     totals = [tuple(sum(col) for col in zip(*(levels[e] for e in m)))
               for m in _matchings(list(range(n + n % 2)), set(levels))]
     return min(totals) if totals else None

@@ -22,11 +22,12 @@ from sheetswiss.pairing.blossom import Matcher, Nesting
 from sheetswiss.pairing.engine import Costs, Solver, pair_draw, player_keys
 from sheetswiss.pairing.levels import RANDOM, SCORE
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
-from sheetswiss.pairing.swiss import _edge_levels, _solve, _state
+from sheetswiss.pairing.swiss import _solve, _state
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 
 from .helpers import add_round, random_results
+from .reference_levels import edge_levels
 
 
 def _murmur_final(k: int) -> int:
@@ -150,7 +151,7 @@ def test_fast_levels_equal_the_reference_levels(n: int, rounds: int, seed: int) 
         if i == j:
             continue
         i, j = min(i, j), max(i, j)
-        expected = _edge_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
+        expected = edge_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
         got = costs.levels(i, j)
         assert [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])] == got[:RANDOM]
 

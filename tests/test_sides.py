@@ -21,12 +21,13 @@ from sheetswiss.pairing import check_pairing, pair_round
 from sheetswiss.pairing.engine import Costs
 from sheetswiss.pairing.levels import CLUB, COLOUR_HARD, RANDOM, SCORE
 from sheetswiss.pairing.matching import min_cost_perfect_matching
-from sheetswiss.pairing.swiss import _edge_levels, _orient, _solve, _State, _state, colour_ok, side_cost
+from sheetswiss.pairing.swiss import _orient, _solve, _State, _state, colour_ok, side_cost
 from sheetswiss.settings import Settings, parse_settings
 from sheetswiss.workbook.parse import parse_event
 from sheetswiss.workbook.render import pairings_tab
 
 from .helpers import add_round, make_event, new_workbook, random_results, type_results
+from .reference_levels import edge_levels
 
 SINGLE = Settings(sides="single")
 
@@ -66,7 +67,7 @@ def four_players(played: frozenset[tuple[str, str]] = frozenset()) -> tuple[Even
 
 def test_rules_3_four_player_example() -> None:
     event, state = four_players()
-    level3 = {x + y: _edge_levels(event, state, "ABCD".index(x), "ABCD".index(y), False)[SCORE]
+    level3 = {x + y: edge_levels(event, state, "ABCD".index(x), "ABCD".index(y), False)[SCORE]
               for x, y in ("AB", "CD", "AC", "BD")}
     assert level3["AB"] + level3["CD"] == 128
     assert level3["AC"] + level3["BD"] == 2
@@ -82,7 +83,7 @@ def test_rules_3_four_player_example() -> None:
 def test_a_played_assignment_is_gone() -> None:
     """RULES.md 3: A already played side 2 against C, so "C side 1" is gone and A-C costs 1 + 64."""
     event, state = four_players(frozenset({("C", "A")}))
-    assert _edge_levels(event, state, 0, 2, False)[SCORE] == 65
+    assert edge_levels(event, state, 0, 2, False)[SCORE] == 65
     assert _orient(event, state, "A", "C", 1)[0] == "A"
     assert "the only side assignment left" in _orient(event, state, "A", "C", 1)[2]
     costs = Costs(event, state, "ABCD", rematches=False)
@@ -97,7 +98,7 @@ def test_engine_costs_agree_on_the_examples() -> None:
         costs = Costs(event, state, "ABCD", rematches=True)
         for i in range(4):
             for j in range(i + 1, 4):
-                expected = _edge_levels(event, state, i, j, j in costs.met[i])
+                expected = edge_levels(event, state, i, j, j in costs.met[i])
                 scaled = [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])]
                 assert scaled == costs.levels(i, j)[:RANDOM]
 
@@ -118,7 +119,7 @@ def _agree(event: Event, rng: random.Random) -> None:
     costs = Costs(event, state, pool, rematches=True)
     for _ in range(150):
         i, j = sorted(rng.sample(range(costs.nodes), 2))
-        expected = _edge_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
+        expected = edge_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
         scaled = [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])]
         assert scaled == costs.levels(i, j)[:RANDOM]
     solved = _solve(event, state, pool, False)

@@ -47,10 +47,13 @@ the widening does not settle within ``_ROUNDS`` rounds, fields up to ``_COMPLETE
 the complete graph (exact by construction); larger ones report the gap that the duals prove once each
 failing pair is repaired by lowering one end's potential.
 
-Events with two edges per pair (``sides: single``, RULES.md 3; ``colours: alternate``, 2.10) are solved
-exactly on the complete graph instead (rustworkx): a pair's cost there is the cheaper of its two side
-assignments, which the ideal pairs and staircase duals above do not model. That is O(n^2) edges, fine for
-events of a few hundred players (a thousand takes a few seconds).
+Events with two edges per pair (``colours: alternate``, RULES.md 2.10; ``sides: single``, 3) go the same
+way: a pair's cost is the cheaper of its two assignments, at least its pattern and draw inside a group and its
+float levels between groups, so the certificate holds as it stands, and the candidate graph takes each
+player's nearest partners without a colour or side cost as its clean ones. Under ``sides: single`` the side
+cost sits at level 3, beside the score, and pairs of equal bias cost more than a float: the search then
+reaches across the field, so fields up to ``_COMPLETE`` nodes are solved on the complete graph, which is
+faster there (the proof names the method).
 """
 
 from __future__ import annotations
@@ -454,9 +457,12 @@ class Solver:
         return False
 
     def _clean(self, i: int, j: int) -> bool:
-        """Whether ``i`` and ``j`` may meet at no cost above the pattern: no rematch, no shared club."""
+        """Whether ``i`` and ``j`` of one group may meet at no cost above the pattern: no rematch, no shared
+        club, no colour or side cost."""
         c = self.c
-        return j not in c.met[i] and not (c.club_level >= 0 and c.club[i] and c.club[i] == c.club[j])
+        if j in c.met[i] or (c.club_level >= 0 and c.club[i] and c.club[i] == c.club[j]):
+            return False
+        return not c.mode or not any(c.levels(*_key(i, j))[:PATTERN])
 
     def _candidates(self) -> None:
         """G': within a group, each player's partners within ``_WINDOW`` of its ideal position(s), and
@@ -482,9 +488,11 @@ class Solver:
                         near = step <= 2 * _WINDOW
                         if not near and clean > 2 * _WINDOW:
                             break
-                        if 0 <= q < s and q != p and (near or self._clean(mem[p], mem[q])):
-                            self._add(mem[p], mem[q])
-                            clean += self._clean(mem[p], mem[q])
+                        if 0 <= q < s and q != p:
+                            fine = self._clean(mem[p], mem[q])
+                            if near or fine:
+                                self._add(mem[p], mem[q])
+                                clean += fine
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
             best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP)
@@ -562,6 +570,19 @@ class Solver:
                     if not any(lv[:PATTERN]):
                         mate[mem[p]] = mem[q]
                         mate[mem[q]] = mem[p]
+            if not c.mode:
+                continue
+            for p in range(s):  # two-edge modes: the nearest clean partner of the ideal position
+                ideal = p + c.half[g] if c.pattern == "slide" else c.size[g] - 1 - p
+                if mem[p] in mate or ideal <= p:
+                    continue
+                for step in range(1, 4 * _WINDOW + 2):
+                    q = ideal + (step + 1) // 2 * (1 if step % 2 else -1)
+                    if p < q < s and mem[q] not in mate and (mem[p], mem[q]) in self.edges \
+                            and not any(c.levels(mem[p], mem[q])[:PATTERN]):
+                        mate[mem[p]] = mem[q]
+                        mate[mem[q]] = mem[p]
+                        break
         return mate
 
     def _matcher(self) -> Matcher:
@@ -792,6 +813,9 @@ class Solver:
         from .matching import min_cost_perfect_matching_fast
 
         c = self.c
+        if self.progress:
+            self.progress(f"the candidate graph did not settle in {_ROUNDS} rounds: "
+                          + ("solving the complete graph" if c.nodes <= _COMPLETE else "bounding the gap"))
         if c.nodes <= _COMPLETE:
             for i in range(c.n):
                 for j in range(i + 1, c.nodes):
@@ -844,8 +868,8 @@ def solve_round(event: Event, state: _State, bye_pool: Iterable[str], rematches:
     costs = Costs(event, state, bye_pool, rematches)
     if costs.nodes == 0:
         return [], costs, Proof(True, method="empty")
-    if costs.mode:
-        return _complete(costs)
+    if costs.mode == "sides" and costs.nodes <= _COMPLETE:
+        return _complete(costs, "complete graph (sides: single)")
     solver = Solver(costs, progress)
     solved = solver.solve()
     if solved is None:
@@ -855,7 +879,7 @@ def solve_round(event: Event, state: _State, bye_pool: Iterable[str], rematches:
     return pairs, costs, proof
 
 
-def _complete(costs: Costs) -> tuple[list[tuple[int, int]], Costs, Proof] | None:
+def _complete(costs: Costs, method: str) -> tuple[list[tuple[int, int]], Costs, Proof] | None:
     """The exact minimum on the complete graph (every allowed pair), proven by construction."""
     from .matching import min_cost_perfect_matching_fast
 
@@ -863,7 +887,7 @@ def _complete(costs: Costs) -> tuple[list[tuple[int, int]], Costs, Proof] | None
     pairs = min_cost_perfect_matching_fast(list(range(costs.nodes)), compressed(costs, edges))
     if pairs is None:
         return None
-    return sorted(pairs), costs, Proof(True, 0, (0,) * len(LEVELS), len(edges), 0, "complete graph")
+    return sorted(pairs), costs, Proof(True, 0, (0,) * len(LEVELS), len(edges), 0, method)
 
 
 def fractions(costs: Costs, i: int, j: int) -> list[Fraction]:
