@@ -328,8 +328,8 @@ def test_appended_rows_follow_the_last_filled_row_and_updates_grow_the_grid(fake
     assert backend(fake).read().rows("Results")[1:4] == rows  # right after the header, not at row 3
     assert results.cells[1, 4]["userEnteredFormat"] == {"numberFormat": {"type": "TEXT"}}
     assert backend(fake).read().rows("Results")[-1] == (None, 7)
-    assert said == ["Results: the new rows are 2-4, not 3-5 as planned (and logged): rows were deleted there "
-                    "meanwhile"]
+    assert said == ["Results: the new rows are 2-4, not 3-5 as planned (and as the Log tab says): rows were "
+                    "deleted there meanwhile"]
 
 
 def test_rating_into_a_sheet_fills_its_empty_rating_cells(fake: FakeSheets, tmp_path: Path) -> None:
@@ -362,8 +362,8 @@ def test_a_row_a_gm_types_while_pair_runs_is_kept_and_the_round_follows_it(fake:
                                                                   "D6": "BYE", "E6": "half bye"})
     report = api.pair(backend(fake, notify=said.append))
     assert "Written: Results rows 6-9 (round 2)" in report.text()
-    assert said == ["Results: the new rows are 7-10, not 6-9 as planned (and logged): the rows typed there "
-                    "meanwhile are kept and come first"]
+    assert said == ["Results: the new rows are 7-10, not 6-9 as planned (and as the Log tab says): the rows typed "
+                    "there meanwhile are kept and come first"]
     rows = backend(fake).read().rows("Results")
     assert rows[5] == (1, 9, "Player 009", "BYE", "half bye")  # the GM's row, untouched
     assert [r[0] for r in rows[6:]] == [2, 2, 2, 2]
@@ -432,7 +432,8 @@ def test_a_write_lost_before_google_applied_it_is_sent_again_once(fake: FakeShee
     fake.drop_answer("batchUpdate", apply_first=False)
     said: list[str] = []
     api.pair(backend(fake, notify=said.append, sleep=lambda s: None))
-    assert said[0].startswith("Google Sheets dropped the connection (RemoteDisconnected) to 'write'; waiting 2 s")
+    assert said[0] == "Google Sheets' answer to 'write' was lost; the sheet shows it did not go in"
+    assert said[1].startswith("Google Sheets dropped the connection (RemoteDisconnected) to 'write'; waiting 2 s")
     assert [r.split()[0] for r in fake.requests()[-3:]] == ["POST", "GET", "POST"]
     assert parse_event(backend(fake).read()).paired_rounds == 1
 
@@ -513,8 +514,7 @@ def test_a_server_error_on_the_write_is_checked_with_one_read_then_sent_again(fa
     api.pair(backend(fake, notify=said.append, sleep=lambda s: None, jitter=lambda: 0.0))
     assert fake.requests()[before + 2:] == [f"POST /v4/spreadsheets/{KEY}:batchUpdate", f"GET /v4/spreadsheets/{KEY}",
                                             f"POST /v4/spreadsheets/{KEY}:batchUpdate"]
-    assert said == ["Google Sheets answered 500 to 'write'; waiting 2 s before trying again (try 2 of 6; Google's "
-                    "per-minute quota refills within about 70 s)"]
+    assert said == ["Google Sheets answered 500 to 'write'; waiting 2 s before trying again (try 2 of 6)"]
     assert parse_event(backend(fake).read()).paired_rounds == 1
 
 
@@ -553,3 +553,21 @@ def test_nothing_a_gm_types_while_pair_runs_is_lost(players: int, redo: bool,
             ours = [i for i, row in enumerate(rows) if row[:1] == (1 if redo else 2,) and len(row) > 3
                     and row[2] in names(players)]
             assert len(ours) >= players // 2
+
+
+def test_a_lost_answer_to_putting_back_is_checked_too(fake: FakeSheets) -> None:
+    setup_event(fake, names(10))
+    api.pair(backend(fake))
+    typed: dict[str, object] = {}
+
+    def gm_types_and_the_network_drops() -> None:
+        fake.type(KEY, "Results", {"E3": "1-0"})
+        typed["sheet"] = tabs_but_the_guard(fake)
+        fake.drop_answer("batchUpdate")  # the answer to the second batch, which puts the sheet back
+
+    fake.before_batch_update = gm_types_and_the_network_drops
+    said: list[str] = []
+    with pytest.raises(BadWorkbook, match=r"^Results!E3: this cell changed while this command ran .*nothing was wr"):
+        api.pair(backend(fake, notify=said.append), redo=True)
+    assert said == ["Google Sheets' answer to 'put back what was replaced' was lost; the sheet shows it went in"]
+    assert tabs_but_the_guard(fake) == typed["sheet"]

@@ -158,12 +158,14 @@ def _session(credentials: str | None) -> tuple[requests.Session, str]:
 
             creds: Any = service_account.Credentials.from_service_account_info(  # type: ignore[no-untyped-call]
                 info, scopes=list(SCOPES))
-            return AuthorizedSession(creds), info.get("client_email", "the service account")  # type: ignore[no-untyped-call]
+            return (AuthorizedSession(creds, refresh_timeout=TIMEOUT[1]),  # type: ignore[no-untyped-call]
+                    info.get("client_email", "the service account"))
         if kind == "authorized_user":
             from google.oauth2.credentials import Credentials
 
             creds = Credentials.from_authorized_user_info(info, scopes=list(SCOPES))  # type: ignore[no-untyped-call]
-            return AuthorizedSession(creds), "your Google account"  # type: ignore[no-untyped-call]
+            return (AuthorizedSession(creds, refresh_timeout=TIMEOUT[1]),  # type: ignore[no-untyped-call]
+                    "your Google account")
     except (ValueError, KeyError) as e:
         raise WorkbookUnavailable(f"{path}: the credentials are incomplete ({e}); download a new key") from None
     if isinstance(info, dict) and ("installed" in info or "web" in info):
@@ -395,8 +397,9 @@ class GoogleSheetsBackend:
         longer, plus jitter; one line says so."""
         wait = max(BACKOFF[min(attempt, len(BACKOFF)) - 1], asked or 0.0)
         wait *= 1 + JITTER * self._jitter()
+        quota = "; Google's per-minute quota refills within about 70 s" if why.startswith("answered 429") else ""
         self._notify(f"Google Sheets {why} to '{what}'; waiting {wait:.0f} s before trying again "
-                     f"(try {attempt + 1} of {tries}; Google's per-minute quota refills within about 70 s)")
+                     f"(try {attempt + 1} of {tries}{quota})")
         self._sleep(wait)
 
     def _call(self, what: str, fn: Callable[[], Any], landed: Callable[[], Any] | None = None) -> Any:
@@ -434,6 +437,7 @@ class GoogleSheetsBackend:
                         if found is not None:
                             self._notify(f"Google Sheets' answer to '{what}' was lost; the sheet shows it went in")
                             return found
+                        self._notify(f"Google Sheets' answer to '{what}' was lost; the sheet shows it did not go in")
                     if attempt >= NETWORK_TRIES:
                         raise
                     why = (f"did not answer within {self._waited()}" if isinstance(e, requests.Timeout)
@@ -506,7 +510,8 @@ class GoogleSheetsBackend:
         if plan.ranges:
             body.update(includeSpreadsheetInResponse=True, responseRanges=plan.ranges, responseIncludeGridData=True)
         http = self._http()
-        answer = self._call("write", lambda: http.batch_update(self.key, body), lambda: self._landed(plan))
+        answer = self._call("write", lambda: http.batch_update(self.key, body),
+                            lambda: self._landed(plan.revision, plan.previous, plan.ranges))
         self._meta = None
         self._book = None
         grids = _grids(answer.get("updatedSpreadsheet", {}))
@@ -615,12 +620,13 @@ class GoogleSheetsBackend:
                     at += copies[-1].width
         return copies
 
-    def _landed(self, plan: _Plan) -> dict[str, Any] | None:
-        """One read after a write's answer was lost: the write's answer if it went in, ``None`` if not."""
+    def _landed(self, revision: int, previous: int | None, ranges: list[str]) -> dict[str, Any] | None:
+        """One read after a write's answer was lost: the write's answer (with ``ranges``' data) if it went
+        in (the revision tab has the id it gave), ``None`` if not (the id it replaces)."""
         http = self._http()
-        params: dict[str, Any] = {"includeGridData": "true" if plan.ranges else "false"}
-        if plan.ranges:
-            params["ranges"] = plan.ranges
+        params: dict[str, Any] = {"includeGridData": "true" if ranges else "false"}
+        if ranges:
+            params["ranges"] = ranges
         try:
             meta = self._call("check whether the write went in",
                               lambda: http.fetch_sheet_metadata(self.key, params=params))
@@ -632,9 +638,9 @@ class GoogleSheetsBackend:
                 "line is this command's if it did") from None
         guard = next((s["properties"]["sheetId"] for s in meta.get("sheets", [])
                       if s["properties"]["title"] == GUARD_TAB), None)
-        if guard == plan.revision:
+        if guard == revision:
             return {"spreadsheetId": self.key, "replies": [], "updatedSpreadsheet": meta}
-        if guard == plan.previous:
+        if guard == previous:
             return None
         raise ConcurrentChange(
             f"{self.label}: Google's answer to the write was lost, and another GM's command has written since, so "
@@ -650,7 +656,7 @@ class GoogleSheetsBackend:
         kept = ("the rows typed there meanwhile are kept and come first" if first > append.first_row
                 else "rows were deleted there meanwhile")
         self._notify(f"{append.tab}: the new rows are {first}-{first + n - 1}, not {append.first_row}-"
-                     f"{append.first_row + n - 1} as planned (and logged): {kept}")
+                     f"{append.first_row + n - 1} as planned (and as the Log tab says): {kept}")
 
     def _undo(self, plan: _Plan, changed: Sequence[tuple[_Copy, int, int, Value, Value]],
               grids: Mapping[str, Mapping[tuple[int, int], Value]], sheets: Mapping[str, Mapping[str, Any]]) -> None:
@@ -702,7 +708,8 @@ class GoogleSheetsBackend:
                    f"{cell}: this cell changed while this command ran (it held {_shown(read)} when read, "
                    f"{_shown(held)} when written); nothing was written; run the command again")
         try:
-            answer = self._call("put back what was replaced", lambda: http.batch_update(self.key, body))
+            answer = self._call("put back what was replaced", lambda: http.batch_update(self.key, body),
+                                lambda: self._landed(revision, plan.revision, ranges))
         except SheetswissError:
             raise BadWorkbook(
                 f"{cell}: this cell changed while this command ran (it held {_shown(read)} when read, "
