@@ -234,7 +234,7 @@ def eligibility(settings: Settings) -> Eligibility:
     """The method's eligibility rule; HMW and HSW ranked with Latto points admit only players with points
     (seed 003 goal 2, "reward achievement, not attendance"; RULES.md 5.5)."""
     rule = method_of(settings).eligibility
-    if rule == "any" and "latto" in chain(settings):
+    if settings.method in ("hmw", "hsw") and "latto" in chain(settings):
         return "scored"
     return rule
 

@@ -20,6 +20,7 @@ from sheetswiss.heat_methods import (
     advancement,
     chain,
     chain_key,
+    eligibility,
     find_heat_tiebreak,
 )
 from sheetswiss.heats import HeatGame, Status, player_heats, qualify
@@ -149,6 +150,13 @@ def test_spellings_and_unknown_names() -> None:
 ])
 def test_chains(kwargs: dict[str, object], expected: tuple[str, ...]) -> None:
     assert chain(Settings(**kwargs)) == expected  # type: ignore[arg-type]
+
+
+def test_eligibility_follows_the_method() -> None:
+    assert eligibility(Settings()) == "scored" and eligibility(Settings(gm_tiebreak=())) == "any"
+    assert eligibility(Settings(method="hmw-p", gm_tiebreak=("latto",))) == "any"
+    assert eligibility(Settings(method="hmw-t", gm_tiebreak=("latto",))) == "placed"
+    assert eligibility(Settings(method="hwo")) == "winners"
 
 
 def test_every_method_has_a_source_and_known_steps() -> None:
