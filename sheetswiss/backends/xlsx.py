@@ -839,6 +839,33 @@ def _blank_parts(now: dt.datetime) -> dict[str, bytes]:
     return out
 
 
+_BEFORE_CALC_PR = ("sheets", "functionGroups", "externalReferences", "definedNames")
+"""The elements of ``workbook.xml`` that the schema puts before ``calcPr`` (after ``bookViews``)."""
+
+
+def _full_calculation_on_load(workbook: str) -> str:
+    """``workbook.xml``'s text with ``calcPr``'s ``fullCalcOnLoad="1"``, the element added where the schema
+    wants it when there is none."""
+    p = _prefix(workbook, "sheets")
+    m = re.search(rf"<{p}calcPr\b[^>]*?/?>", workbook)
+    if m is not None:
+        if re.search(r"\sfullCalcOnLoad\s*=\s*[\"'](?:1|true)[\"']", m[0]):
+            return workbook
+        tag = re.sub(r"\sfullCalcOnLoad\s*=\s*(?:\"[^\"]*\"|'[^']*')", "", m[0])
+        start = len(f"<{p}calcPr")
+        tag = f'{tag[:start]} fullCalcOnLoad="1"{tag[start:]}'
+        return workbook[:m.start()] + tag + workbook[m.end():]
+    last = 0
+    for el in _BEFORE_CALC_PR:
+        for end in (rf"</{p}{el}>", rf"<{p}{el}\b[^>]*/>"):
+            found = [e.end() for e in re.finditer(end, workbook)]
+            if found:
+                last = max(last, found[-1])
+    if not last:
+        raise PackageError("no <sheets> element")
+    return f'{workbook[:last]}<{p}calcPr fullCalcOnLoad="1"/>{workbook[last:]}'
+
+
 def _rels_path(part: str) -> str:
     folder, name = posixpath.split(part)
     return posixpath.join(folder, "_rels", name + ".rels")
@@ -1073,6 +1100,33 @@ class Package:
                 self._relate(self._styles_part, STYLES_TYPE, STYLES_CONTENT)
             self._set(self._styles_part, self._styles.xml())
         self._drop_calculation_chain()
+        self._recalculate_on_open()
+
+    def _recalculate_on_open(self) -> None:
+        """Have Excel and LibreOffice recalculate the GM's own formulas when they next open the workbook.
+
+        A GM's formula over a tool tab (``=Standings!B3`` on a Dashboard tab) holds the value computed
+        when a spreadsheet program last saved the file; the write changed what it reads. Excel recalculates
+        on open when ``calcPr`` says ``fullCalcOnLoad="1"`` (it drops the flag on its next save, so it is
+        set on every write). LibreOffice ignores that flag: it trusts the cached values of a file whose
+        generator (``docProps/app.xml``'s Application) is Microsoft Excel or LibreOffice, and recalculates
+        the formulas of any other, whatever its "recalculation on file load" setting; so the generator is
+        set to sheetswiss, which is what wrote the file last.
+        """
+        workbook = _text(self._parts[self._workbook], self._workbook)
+        flagged = _full_calculation_on_load(workbook)
+        if flagged != workbook:
+            self._set(self._workbook, flagged.encode("utf-8"))
+        root_rels = self._relationships("_rels/.rels", "")
+        app = next((t for kind, t in root_rels.values() if kind.endswith("/extended-properties")), "")
+        name = self._names.get(app.lower())
+        if name is not None:
+            text = _text(self._parts[name], name)
+            marked = re.sub(r"<(\w+:|)Application\b[^>]*?(?:/>|>.*?</\1Application>)",
+                            lambda m: f"<{m[1]}Application>sheetswiss</{m[1]}Application>", text,
+                            count=1, flags=re.S)
+            if marked != text:
+                self._set(name, marked.encode("utf-8"))
 
     def values(self) -> dict[str, tuple[tuple[Value, ...], ...]]:
         """Every worksheet's values in tab order (chart sheets have none), as :func:`_sheet_rows` reads them."""
