@@ -44,7 +44,7 @@ from openpyxl.writer.theme import theme_xml
 from ..errors import BadWorkbook
 from .base import Append, Band, Changes, Look, Tab, Uncalculated, Update, Value, column_index, column_letter
 
-__all__ = ["Package", "PackageError"]
+__all__ = ["Package", "PackageError", "StrictWorkbook"]
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 DOC_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -83,6 +83,15 @@ _DATE_FORMATS: Mapping[type, str] = {dt.datetime: "yyyy-mm-dd h:mm:ss", dt.date:
 
 class PackageError(Exception):
     """The file is a zip but not a workbook package this module can edit (a part missing or unreadable)."""
+
+
+class StrictWorkbook(PackageError):
+    """The package is in the Strict flavour of Office Open XML (ISO/IEC 29500 Strict: other namespaces,
+    ISO dates), which Excel writes only when asked to and this module does not read."""
+
+
+STRICT = "http://purl.oclc.org/ooxml/"
+"""Where the Strict flavour's namespaces and relationship types begin."""
 
 
 def _escape(text: str) -> str:
@@ -890,6 +899,8 @@ class Package:
         self._names = {name.lower(): name for name in self._parts}
         root_rels = self._relationships("_rels/.rels", "")
         workbook = next((t for _, (kind, t) in root_rels.items() if kind.endswith("/officeDocument")), None)
+        if any(kind.startswith(STRICT) for kind, _ in root_rels.values()):
+            raise StrictWorkbook("a Strict Open XML workbook")
         if workbook is None or workbook.lower() not in self._names:
             raise PackageError("no workbook part")
         self._workbook = self._names[workbook.lower()]
