@@ -213,6 +213,7 @@ def test_a_password_protected_workbook_is_named_as_such(tmp_path: Path) -> None:
                     "(Excel Workbook) and use that")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed here")
 def test_an_old_xls_workbook_named_xlsx_is_named_as_such(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, players(4))

@@ -38,6 +38,7 @@ def _soffice(profile: Path, *args: str) -> None:
                    check=True, capture_output=True, timeout=180)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed here")
 def test_a_gm_formula_over_standings_shows_the_new_leader_in_libreoffice(tmp_path: Path) -> None:
     """A Dashboard formula ``=Standings!B3`` in a workbook LibreOffice saved last (its cached value the
