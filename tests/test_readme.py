@@ -150,3 +150,35 @@ def test_the_heat_samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     shutil.copy("demo/sheetswiss-heats-demo.xlsx", "wbc.xlsx")
     fill(Path("wbc.xlsx"), "Players", {}, {"method": "HMW-P", "gm_tiebreak": "margin"})
     check("sheetswiss qualify wbc.xlsx")
+
+
+@pytest.mark.slow  # two demo events played through
+def test_the_rating_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spring and Summer are demo events (seeds 2026 and 2027); Winter lists 35 of their players, four with
+    a Rating typed, and two newcomers."""
+    monkeypatch.chdir(tmp_path)
+    for name, seed in (("spring", 2026), ("summer", 2027)):
+        run_demo(name, seed=seed, progress=lambda line: None)
+        shutil.copy(f"{name}/sheetswiss-demo.xlsx", f"{name}.xlsx")
+        fill(Path(f"{name}.xlsx"), "Players", {}, {"event_name": f"{name.title()} Open"})
+    assert CliRunner().invoke(cli, ["new", "winter.xlsx", "--seed", "1"]).exit_code == 0
+    returning = [p[0] for p in _players(2026)][:35]
+    fill(Path("winter.xlsx"), "Players", {"A": [*returning, "Newcomer One", "Newcomer Two"],
+                                          "B": [1500, 1600, 1700, 1800]}, {})
+    check("sheetswiss rating spring.xlsx summer.xlsx --into winter.xlsx")
+
+
+def test_the_explained_standing_of_the_hamilton_championship(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Hamilton Chess Club Championship 2018 (tests/data) typed into a workbook as a GM would."""
+    from .test_crosstable import COLUMNS, event
+
+    monkeypatch.chdir(tmp_path)
+    hamilton = event("fide2009")
+    assert CliRunner().invoke(cli, ["new", "hamilton.xlsx", "--seed", "1"]).exit_code == 0
+    fill(Path("hamilton.xlsx"), "Players", {"A": [p.name for p in hamilton.players]},
+         {"points": "chess", "unplayed": "fide2009", "tiebreaks": ", ".join(COLUMNS.values())})
+    rows = [(g.round, g.a, g.b, g.result.spelling() if g.result is not None else None) for g in hamilton.games]
+    rows += [(6, name, None, "absent") for name in ("Hilton_Bennett", "Ian_Kennedy")]  # no round-6 entry
+    fill(Path("hamilton.xlsx"), "Results", {c: [r[i] for r in rows] for i, c in enumerate("ACDE")}, {})
+    check("sheetswiss standings hamilton.xlsx --explain Graham_Nolan")
