@@ -127,4 +127,4 @@ def test_every_command_that_writes_a_workbook_has_dry_run_and_the_readme_says_wh
     sentence = re.search(r"`--dry-run` \(print what would change, write nothing\) is on every command that writes "
                          r"a workbook: (.*?)\. `publish`", text)
     assert sentence is not None
-    assert set(re.findall(r"`([a-z]+)`", sentence[1])) == with_dry_run
+    assert set(re.findall(r"`([a-z]+)`", sentence[1])) == with_dry_run, "list the command in the README's sentence"
