@@ -143,7 +143,7 @@ def _register(entry: Tiebreak) -> None:
 
 
 def tiebreak(name: str, *aliases: str, title: str, kind: Kind = Kind.NUMBER,
-             lowest_first: bool = False, legend: str) -> Callable[[ValueFn], ValueFn]:
+             lowest_first: bool = False, legend: str = "") -> Callable[[ValueFn], ValueFn]:
     """Register a per-player tiebreak under ``name``, its column ``title``, its ``legend`` and other spellings."""
 
     def register(fn: ValueFn) -> ValueFn:
@@ -153,7 +153,7 @@ def tiebreak(name: str, *aliases: str, title: str, kind: Kind = Kind.NUMBER,
     return register
 
 
-def group_tiebreak(name: str, *aliases: str, title: str, legend: str) -> Callable[[SplitFn], SplitFn]:
+def group_tiebreak(name: str, *aliases: str, title: str, legend: str = "") -> Callable[[SplitFn], SplitFn]:
     """Register a tiebreak computed on the tied group (FIDE C.07 Art. 4.2's group-dependent kind)."""
 
     def register(fn: SplitFn) -> SplitFn:
@@ -918,7 +918,8 @@ def _weighted_mean(terms: list[tuple[PlayerId, Fraction]], value: Mapping[Player
     return sum((w * value[o] for o, w in terms), Fraction(0)) / den if den else Fraction(0)
 
 
-@tiebreak("cobra_sos", "strength of schedule", "netrunner sos", title="SoS")
+@tiebreak("cobra_sos", "strength of schedule", "netrunner sos", title="SoS",
+          legend="strength of schedule: the average over the opponents of their points per round played")
 def cobra_sos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Strength of Schedule as Cobra computes it (RULES.md 4.12; Cobra's ``SosCalculator``).
 
@@ -943,7 +944,8 @@ def cobra_sos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _weighted_mean(terms, per_round)
 
 
-@tiebreak("cobra_esos", "extended sos", "extended strength of schedule", title="ESoS")
+@tiebreak("cobra_esos", "extended sos", "extended strength of schedule", title="ESoS",
+          legend="extended strength of schedule: the average of the opponents' SoS")
 def cobra_esos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Extended Strength of Schedule: the mean of the opponents' :func:`cobra_sos`, weighted as it.
 

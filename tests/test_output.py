@@ -118,7 +118,7 @@ def test_numbers_stand_apart_from_names_in_seating_and_qualifiers(tmp_path: Path
 
 
 def test_every_command_that_writes_a_workbook_has_dry_run_and_the_readme_says_which() -> None:
-    writes_no_workbook = {"publish", "demo", "login"}
+    writes_no_workbook = {"publish", "export", "demo", "login"}
     commands = {name: command for name, command in cli.commands.items()}
     with_dry_run = {name for name, command in commands.items()
                     if any(isinstance(p, click.Option) and "--dry-run" in p.opts for p in command.params)}
@@ -127,4 +127,6 @@ def test_every_command_that_writes_a_workbook_has_dry_run_and_the_readme_says_wh
     sentence = re.search(r"`--dry-run` \(print what would change, write nothing\) is on every command that writes "
                          r"a workbook: (.*?)\. `publish`", text)
     assert sentence is not None
+    no_workbook = re.search(r"\. (`publish`.*?) write no workbook", text)
     assert set(re.findall(r"`([a-z]+)`", sentence[1])) == with_dry_run, "list the command in the README's sentence"
+    assert no_workbook is not None and set(re.findall(r"`([a-z]+)`", no_workbook[1])) == writes_no_workbook
