@@ -28,6 +28,7 @@ from .heats import HeatGame, Qualification
 from .heats import qualify as heat_qualify
 from .model import Event, Player, PlayerId
 from .pairing import Pairing, check_pairing, pair_round
+from .pairing.engine import Proof
 from .playoffs import Bracket
 from .seating import seat_heat
 from .settings import Settings
@@ -244,14 +245,24 @@ def _pair_lines(pairing: Pairing, written: str, explain: bool, dry_run: bool) ->
     lines.extend(pairing.notes)
     lines.extend(pairing.remarks)
     if pairing.proof is not None:
-        lines.append(pairing.proof.text())
+        lines.append(_proof_words(pairing.proof))
     lines.extend(f"  {t.number:>3}  {t.a}  v  {t.b}" for t in games[:10])
     if len(games) > 10:
         lines.append(f"  ... {len(games) - 10} more tables in Pairings")
     if explain:
+        if pairing.proof is not None:
+            lines.append(pairing.proof.text())
         lines.extend(pairing.explanation)
     lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
     return tuple(lines)
+
+
+def _proof_words(proof: Proof) -> str:
+    """The pairing's proof in a GM's words; ``--explain`` adds :meth:`Proof.text`'s technical line."""
+    if proof.proven:
+        return "Best possible pairing, checked: no other pairing of these players follows the pairing rules better"
+    return ("A good pairing, but not checked to be the best possible (pair --explain shows how far from the best "
+            "it can be)")
 
 
 def _undo_last_round(book: Book, event: Event) -> tuple[Event, int, int]:
@@ -464,6 +475,10 @@ def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = No
     lines = [f"Heat {heat}: {len(present)} players at {len(seating.tables)} tables ({sizes})"
              + ("; no repeat meetings" if not seating.repeats else f"; {seating.repeats} repeat meeting(s) "
                 "could not be avoided")]
+    for t in seating.tables:  # what could not be avoided, named where the GM is looking
+        lines.extend(f"  table {t.number}: {a} and {b} met in an earlier heat (could not be avoided)"
+                     for a, b in t.repeats)
+        lines.extend(f"  table {t.number}: {a} and {b} are of one club (could not be avoided)" for a, b in t.same_club)
     lines.extend(f"  table {t.number}: {', '.join(t.players)}" for t in seating.tables)
     lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
     return Report(tuple(lines), seating)

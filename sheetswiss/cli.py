@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 import traceback
 import warnings
 from collections.abc import Callable
@@ -22,7 +21,30 @@ from .backends.base import Backend
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-ERROR_LOG = Path(tempfile.gettempdir()) / "sheetswiss-error.log"
+
+def error_log() -> Path:
+    """Where an unexpected failure's details go: the user's own log folder (``%LOCALAPPDATA%\\sheetswiss\\Logs``
+    on Windows, ``~/Library/Logs/sheetswiss`` on macOS, ``$XDG_STATE_HOME/sheetswiss``, by default
+    ``~/.local/state/sheetswiss``, elsewhere), never a folder other users can write."""
+    if os.name == "nt":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local") / "sheetswiss" / "Logs"
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Logs" / "sheetswiss"
+    else:
+        base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "sheetswiss"
+    return base / "error.log"
+
+
+def _log_failure(details: str) -> str:
+    """Write ``details`` to the error log; where they went, or why they could not be written, for the
+    command's one line."""
+    try:
+        path = error_log()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(details, encoding="utf-8")
+    except (OSError, RuntimeError) as e:  # RuntimeError: no home folder to put it in
+        return f"the details could not be written to a log ({e})"
+    return f"Details: {path}"
 
 
 class BadInput(click.ClickException):
@@ -63,10 +85,9 @@ class Cli(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise SystemExit(1) from None
         except Exception as e:
-            ERROR_LOG.write_text(traceback.format_exc())
+            where = _log_failure(traceback.format_exc())
             raise click.ClickException(
-                f"unexpected failure ({type(e).__name__}: {e}); the workbook was left as it was. "
-                f"Details: {ERROR_LOG}") from None
+                f"unexpected failure ({type(e).__name__}: {e}); the workbook was left as it was. {where}") from None
 
 
 def credentials_option(fn: F) -> F:

@@ -95,6 +95,8 @@ class Tiebreak:
     title: str
     """Column title in Standings, e.g. ``"Med-Buchholz"``."""
     kind: Kind
+    legend: str = ""
+    """What the column means in a GM's words, for the Standings legend: ``"the sum of the opponents' scores"``."""
     value: ValueFn | None = None
     split: SplitFn | None = None
     """Set instead of ``value`` for a tiebreak computed on the tied group (direct encounter)."""
@@ -141,21 +143,21 @@ def _register(entry: Tiebreak) -> None:
 
 
 def tiebreak(name: str, *aliases: str, title: str, kind: Kind = Kind.NUMBER,
-             lowest_first: bool = False) -> Callable[[ValueFn], ValueFn]:
-    """Register a per-player tiebreak under ``name``, its column ``title`` and other spellings."""
+             lowest_first: bool = False, legend: str = "") -> Callable[[ValueFn], ValueFn]:
+    """Register a per-player tiebreak under ``name``, its column ``title``, its ``legend`` and other spellings."""
 
     def register(fn: ValueFn) -> ValueFn:
-        _register(Tiebreak(name, title, kind, value=fn, lowest_first=lowest_first, aliases=aliases))
+        _register(Tiebreak(name, title, kind, legend, value=fn, lowest_first=lowest_first, aliases=aliases))
         return fn
 
     return register
 
 
-def group_tiebreak(name: str, *aliases: str, title: str) -> Callable[[SplitFn], SplitFn]:
+def group_tiebreak(name: str, *aliases: str, title: str, legend: str = "") -> Callable[[SplitFn], SplitFn]:
     """Register a tiebreak computed on the tied group (FIDE C.07 Art. 4.2's group-dependent kind)."""
 
     def register(fn: SplitFn) -> SplitFn:
-        _register(Tiebreak(name, title, Kind.NUMBER, split=fn, aliases=aliases))
+        _register(Tiebreak(name, title, Kind.NUMBER, legend, split=fn, aliases=aliases))
         return fn
 
     return register
@@ -512,7 +514,8 @@ def _sum_contributions(ctx: Context, x: PlayerId, notes: Notes, lowest: int = 0,
     return ctx.points(sum(values) - sum(values[i] for i in removed), per)
 
 
-@tiebreak("buchholz", "bh", "sos", "buchholtz", title="Buchholz")
+@tiebreak("buchholz", "bh", "sos", "buchholtz", title="Buchholz",
+          legend="the sum of the opponents' scores (a round without an opponent counts as the unplayed setting says)")
 def buchholz(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Buchholz: the sum of the player's round contributions c_r (RULES.md 4.3).
 
@@ -522,7 +525,8 @@ def buchholz(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _sum_contributions(ctx, x, notes)
 
 
-@tiebreak("buchholz_cut1", "bh_c1", "cut1", "buchholz cut 1", title="BH Cut1")
+@tiebreak("buchholz_cut1", "bh_c1", "cut1", "buchholz cut 1", title="BH Cut1",
+          legend="Buchholz without the lowest opponent's score")
 def buchholz_cut1(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Buchholz less the least contribution (RULES.md 4.3; FIDE C.07 Art. 14.1).
 
@@ -532,13 +536,15 @@ def buchholz_cut1(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _sum_contributions(ctx, x, notes, lowest=1)
 
 
-@tiebreak("buchholz_cut2", "bh_c2", "cut2", "buchholz cut 2", title="BH Cut2")
+@tiebreak("buchholz_cut2", "bh_c2", "cut2", "buchholz cut 2", title="BH Cut2",
+          legend="Buchholz without the two lowest opponents' scores")
 def buchholz_cut2(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Buchholz less the two least contributions (RULES.md 4.3; FIDE C.07 Art. 14.2; VUR rule of 16.5)."""
     return _sum_contributions(ctx, x, notes, lowest=2)
 
 
-@tiebreak("median_buchholz", "median", "m_buchholz", "m_buchholtz", "bh_m1", "median1", title="Med-Buchholz")
+@tiebreak("median_buchholz", "median", "m_buchholz", "m_buchholtz", "bh_m1", "median1", title="Med-Buchholz",
+          legend="median Buchholz: Buchholz without the highest and the lowest opponent's score")
 def median_buchholz(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Buchholz less the least and then the greatest contribution (RULES.md 4.3).
 
@@ -548,7 +554,8 @@ def median_buchholz(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _sum_contributions(ctx, x, notes, lowest=1, highest=1)
 
 
-@tiebreak("sonneborn_berger", "sb", "neustadtl", title="SB")
+@tiebreak("sonneborn_berger", "sb", "neustadtl", title="SB",
+          legend="Sonneborn-Berger: the scores of the opponents beaten, plus half those of the opponents drawn")
 def sonneborn_berger(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Sonneborn-Berger: Σ c_r · f_r, f = 1 for a win, 1/2 a draw or half bye, 0 a loss (RULES.md 4.4).
 
@@ -559,7 +566,9 @@ def sonneborn_berger(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _sum_contributions(ctx, x, notes, weighted=True)
 
 
-@tiebreak("sodos", title="SODOS")
+@tiebreak("sodos", title="SODOS",
+          legend="sum of defeated opponents' scores: the scores of the opponents beaten over the board (forfeit"
+                 " wins and byes add nothing)")
 def sodos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Sum of the scores of the opponents beaten over the board (RULES.md 4.4; seed 004).
 
@@ -591,7 +600,8 @@ def _drop_round(ctx: Context, x: PlayerId) -> int | None:
     return max((r.round for r in ctx.records[x] if r.kind is not RoundKind.ABSENT), default=0)
 
 
-@tiebreak("progress", "ps", "cumulative", title="Progress")
+@tiebreak("progress", "ps", "cumulative", title="Progress",
+          legend="progressive score: the player's total after round 1, plus the total after round 2, and so on")
 def progress(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Σ over rounds r = 1..n of the player's points after round r (RULES.md 4.5).
 
@@ -677,7 +687,8 @@ def _de_split(ctx: Context, group: Group) -> list[Group]:
     return out
 
 
-@group_tiebreak("direct_encounter", "de", "head_to_head", "h2h", title="DE")
+@group_tiebreak("direct_encounter", "de", "head_to_head", "h2h", title="DE",
+                legend="direct encounter: points scored in the games between the tied players")
 def direct_encounter(ctx: Context, group: Group) -> tuple[list[Group], dict[PlayerId, Fraction]]:
     """Direct encounter within the tied group (RULES.md 4.6; FIDE C.07 Art. 6; seed 004).
 
@@ -697,7 +708,8 @@ def _count(ctx: Context, x: PlayerId, notes: Notes, test: Callable[[RoundRecord,
     return Fraction(len(rounds))
 
 
-@tiebreak("wins", "win", title="Wins", kind=Kind.INTEGER)
+@tiebreak("wins", "win", title="Wins", kind=Kind.INTEGER,
+          legend="rounds won, forfeit wins and a bye worth a win included")
 def wins(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Rounds with a win's points, played or not (RULES.md 4.7; FIDE C.07 Art. 7.1, WIN).
 
@@ -706,19 +718,20 @@ def wins(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _count(ctx, x, notes, lambda r, c: c == "W")
 
 
-@tiebreak("wins_otb", "won", title="Wins OTB", kind=Kind.INTEGER)
+@tiebreak("wins_otb", "won", title="Wins OTB", kind=Kind.INTEGER,
+          legend="games won over the board (no forfeits or byes)")
 def wins_otb(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Games won over the board (RULES.md 4.7; FIDE C.07 Art. 7.2, WON)."""
     return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and c == "W")
 
 
-@tiebreak("black_games", "bpg", title="Black games", kind=Kind.INTEGER)
+@tiebreak("black_games", "bpg", title="Black games", kind=Kind.INTEGER, legend="games played as Black (Player B)")
 def black_games(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Games played over the board as Black, i.e. as Player B / side 2 (RULES.md 4.7; FIDE C.07 Art. 7.3, BPG)."""
     return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and r.side == 2)
 
 
-@tiebreak("black_wins", "bwg", title="Black wins", kind=Kind.INTEGER)
+@tiebreak("black_wins", "bwg", title="Black wins", kind=Kind.INTEGER, legend="games won as Black (Player B)")
 def black_wins(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Games won over the board as Black / Player B (RULES.md 4.7; FIDE C.07 Art. 7.4, BWG)."""
     return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and r.side == 2 and c == "W")
@@ -744,7 +757,8 @@ def _floored(ctx: Context, earned: int, possible: int, notes: Notes, what: str) 
     return max(ratio, floor)
 
 
-@tiebreak("mwp", "mw%", "match win percentage", title="MW%", kind=Kind.PERCENT)
+@tiebreak("mwp", "mw%", "match win percentage", title="MW%", kind=Kind.PERCENT,
+          legend="match-win percentage: match points / (3 x rounds played), never below the floor (mtr_floor)")
 def mwp(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Match-win percentage: match points / (3 x rounds played), at least ``mtr_floor`` (RULES.md 4.8).
 
@@ -773,7 +787,8 @@ def _opponents_mean(ctx: Context, x: PlayerId, notes: Notes, name: str) -> Fract
     return Fraction(sum(nums[r.opponent] for r in opponents if r.opponent is not None), den * len(opponents))
 
 
-@tiebreak("omw", "omw%", "omwp", "opponents match win percentage", title="OMW%", kind=Kind.PERCENT)
+@tiebreak("omw", "omw%", "omwp", "opponents match win percentage", title="OMW%", kind=Kind.PERCENT,
+          legend="opponents' match-win percentage: the average of the opponents' MW%")
 def omw(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Opponents' match-win percentage: the mean of each opponent's :func:`mwp` (RULES.md 4.8).
 
@@ -794,7 +809,8 @@ def _games(rec: RoundRecord, cls: str) -> tuple[int, int, int]:
     return {"W": (1, 0, 0), "D": (0, 0, 1), "L": (0, 1, 0)}[cls]
 
 
-@tiebreak("gwp", "gw%", "game win percentage", title="GW%", kind=Kind.PERCENT)
+@tiebreak("gwp", "gw%", "game win percentage", title="GW%", kind=Kind.PERCENT,
+          legend="game-win percentage: game points / (3 x games played), never below the floor (mtr_floor)")
 def gwp(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Game-win percentage: game points / (3 x games played), at least ``mtr_floor`` (RULES.md 4.8).
 
@@ -809,13 +825,15 @@ def gwp(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _floored(ctx, 3 * won + drawn, 3 * (won + lost + drawn), notes, "game")
 
 
-@tiebreak("ogw", "ogw%", "ogwp", "opponents game win percentage", title="OGW%", kind=Kind.PERCENT)
+@tiebreak("ogw", "ogw%", "ogwp", "opponents game win percentage", title="OGW%", kind=Kind.PERCENT,
+          legend="opponents' game-win percentage: the average of the opponents' GW%")
 def ogw(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Opponents' game-win percentage: the mean of each opponent's :func:`gwp`, as :func:`omw` (RULES.md 4.8)."""
     return _opponents_mean(ctx, x, notes, "gwp")
 
 
-@tiebreak("oomw", "oomw%", "oomwp", title="OOMW%", kind=Kind.PERCENT)
+@tiebreak("oomw", "oomw%", "oomwp", title="OOMW%", kind=Kind.PERCENT,
+          legend="opponents' opponents' match-win percentage: the average of the opponents' OMW%")
 def oomw(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Opponents' opponents' match-win percentage: the mean of each opponent's :func:`omw`.
 
@@ -824,7 +842,8 @@ def oomw(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _opponents_mean(ctx, x, notes, "omw")
 
 
-@tiebreak("hct_t1", "t1", "win/loss sum", title="T1", kind=Kind.INTEGER)
+@tiebreak("hct_t1", "t1", "win/loss sum", title="T1", kind=Kind.INTEGER,
+          legend="the sum over the opponents of their wins minus losses (each at least hct_floor)")
 def hct_t1(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """HCT T1: Σ over opponents of max(wins - losses, ``hct_floor``) (RULES.md 4.9; seed 000).
 
@@ -845,7 +864,7 @@ def hct_t1(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return Fraction(total)
 
 
-@tiebreak("hct_t2", "t2", "first tiebreaker sum", title="T2", kind=Kind.INTEGER)
+@tiebreak("hct_t2", "t2", "first tiebreaker sum", title="T2", kind=Kind.INTEGER, legend="the sum of the opponents' T1")
 def hct_t2(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """HCT T2: Σ over opponents (one term per round with an opponent) of their :func:`hct_t1` (RULES.md 4.9)."""
     t1, _ = ctx.whole_values("hct_t1")
@@ -858,7 +877,8 @@ def hct_t2(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return Fraction(total)
 
 
-@tiebreak("hct_t3", "t3", "timing", title="T3", kind=Kind.INTEGER)
+@tiebreak("hct_t3", "t3", "timing", title="T3", kind=Kind.INTEGER,
+          legend="the sum of the squares of the numbers of the rounds lost: a later loss ranks higher")
 def hct_t3(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """HCT T3: Σ r² over the rounds r the player lost, forfeit losses included (RULES.md 4.9; seed 000).
 
@@ -870,7 +890,8 @@ def hct_t3(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return Fraction(sum(r * r for r in lost))
 
 
-@tiebreak("random", "lot", title="Lot", kind=Kind.INTEGER, lowest_first=True)
+@tiebreak("random", "lot", title="Lot", kind=Kind.INTEGER, lowest_first=True,
+          legend="drawing of lots from the event's seed: the lower number ranks first")
 def random_lot(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Last resort: the position in a seeded shuffle of the sorted names, first ranked first (RULES.md 4.11).
 
@@ -897,7 +918,8 @@ def _weighted_mean(terms: list[tuple[PlayerId, Fraction]], value: Mapping[Player
     return sum((w * value[o] for o, w in terms), Fraction(0)) / den if den else Fraction(0)
 
 
-@tiebreak("cobra_sos", "strength of schedule", "netrunner sos", title="SoS")
+@tiebreak("cobra_sos", "strength of schedule", "netrunner sos", title="SoS",
+          legend="strength of schedule: the average over the opponents of their points per round played")
 def cobra_sos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Strength of Schedule as Cobra computes it (RULES.md 4.12; Cobra's ``SosCalculator``).
 
@@ -922,7 +944,8 @@ def cobra_sos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return _weighted_mean(terms, per_round)
 
 
-@tiebreak("cobra_esos", "extended sos", "extended strength of schedule", title="ESoS")
+@tiebreak("cobra_esos", "extended sos", "extended strength of schedule", title="ESoS",
+          legend="extended strength of schedule: the average of the opponents' SoS")
 def cobra_esos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     """Extended Strength of Schedule: the mean of the opponents' :func:`cobra_sos`, weighted as it.
 

@@ -4,6 +4,7 @@ and that its reader reads what openpyxl reads."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shutil
 import subprocess
 import tempfile
@@ -263,6 +264,39 @@ def test_an_excel_saved_workbook_keeps_every_part_the_write_does_not_touch(tmp_p
         ExcelBackend(path).write(Changes(updates=(Update("Players", 2, 1, "x"),)))
     with pytest.raises(BadWorkbook, match=r"^Results!F2: this cell is not empty \(it holds '=1\+1'\)"):
         ExcelBackend(path).write(Changes(updates=(Update("Results", 2, 6, "x"),)))
+
+
+def test_every_write_asks_excel_and_libreoffice_to_recalculate_on_open(tmp_path: Path) -> None:
+    """calcPr gets ``fullCalcOnLoad="1"`` (Excel), placed where the schema wants it when the workbook had no
+    calcPr, and the generator becomes sheetswiss (LibreOffice recalculates a file it did not write)."""
+    path = tmp_path / "excel.xlsx"
+    _excel_saved(path)
+    with zipfile.ZipFile(path) as z:
+        files = {name: z.read(name) for name in z.namelist()}
+    files["docProps/app.xml"] = (
+        b'<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">'
+        b"<Application>Microsoft Excel</Application><AppVersion>16.0300</AppVersion></Properties>")
+    files["_rels/.rels"] = files["_rels/.rels"].replace(b"</Relationships>", (
+        b'<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+        b'extended-properties" Target="docProps/app.xml"/></Relationships>'))
+    without_calc = files["xl/workbook.xml"].decode().replace('<calcPr calcId="171027"/>', "").replace(
+        "</workbook>", '<extLst><ext uri="{x}"/></extLst></workbook>')
+    for workbook in (files["xl/workbook.xml"].decode(), without_calc):
+        files["xl/workbook.xml"] = workbook.encode()
+        with zipfile.ZipFile(path, "w") as z:
+            for name, data in files.items():
+                z.writestr(name, data)
+        for _ in range(2):  # a second write leaves the flag as it is
+            ExcelBackend(path).write(Changes(tool_tabs=(Tab("Standings", (("Rank", "Player"), (1, "Ana"))),)))
+            after = parts(path)
+            calc = re.findall(r"<calcPr\b[^>]*>", after["xl/workbook.xml"].decode())
+            assert len(calc) == 1 and 'fullCalcOnLoad="1"' in calc[0]
+            assert after["docProps/app.xml"].decode().endswith(
+                "<Application>sheetswiss</Application><AppVersion>16.0300</AppVersion></Properties>")
+        root = ET.fromstring(after["xl/workbook.xml"])
+        order = [el.tag.split("}")[1] for el in root]
+        assert order[order.index("definedNames") + 1:] == ["calcPr", "extLst"][:1 + ("extLst" in workbook)]
+        assert openpyxl.load_workbook(path).calculation.fullCalcOnLoad
 
 
 def test_tabs_repeat_their_header_rows_on_every_printed_page(tmp_path: Path) -> None:

@@ -44,7 +44,7 @@ from openpyxl.writer.theme import theme_xml
 from ..errors import BadWorkbook
 from .base import Append, Band, Changes, Look, Tab, Uncalculated, Update, Value, column_index, column_letter
 
-__all__ = ["Package", "PackageError"]
+__all__ = ["Package", "PackageError", "StrictWorkbook"]
 
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 DOC_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -83,6 +83,15 @@ _DATE_FORMATS: Mapping[type, str] = {dt.datetime: "yyyy-mm-dd h:mm:ss", dt.date:
 
 class PackageError(Exception):
     """The file is a zip but not a workbook package this module can edit (a part missing or unreadable)."""
+
+
+class StrictWorkbook(PackageError):
+    """The package is in the Strict flavour of Office Open XML (ISO/IEC 29500 Strict: other namespaces,
+    ISO dates), which Excel writes only when asked to and this module does not read."""
+
+
+STRICT = "http://purl.oclc.org/ooxml/"
+"""Where the Strict flavour's namespaces and relationship types begin."""
 
 
 def _escape(text: str) -> str:
@@ -839,6 +848,33 @@ def _blank_parts(now: dt.datetime) -> dict[str, bytes]:
     return out
 
 
+_BEFORE_CALC_PR = ("sheets", "functionGroups", "externalReferences", "definedNames")
+"""The elements of ``workbook.xml`` that the schema puts before ``calcPr`` (after ``bookViews``)."""
+
+
+def _full_calculation_on_load(workbook: str) -> str:
+    """``workbook.xml``'s text with ``calcPr``'s ``fullCalcOnLoad="1"``, the element added where the schema
+    wants it when there is none."""
+    p = _prefix(workbook, "sheets")
+    m = re.search(rf"<{p}calcPr\b[^>]*?/?>", workbook)
+    if m is not None:
+        if re.search(r"\sfullCalcOnLoad\s*=\s*[\"'](?:1|true)[\"']", m[0]):
+            return workbook
+        tag = re.sub(r"\sfullCalcOnLoad\s*=\s*(?:\"[^\"]*\"|'[^']*')", "", m[0])
+        start = len(f"<{p}calcPr")
+        tag = f'{tag[:start]} fullCalcOnLoad="1"{tag[start:]}'
+        return workbook[:m.start()] + tag + workbook[m.end():]
+    last = 0
+    for el in _BEFORE_CALC_PR:
+        for end in (rf"</{p}{el}>", rf"<{p}{el}\b[^>]*/>"):
+            found = [e.end() for e in re.finditer(end, workbook)]
+            if found:
+                last = max(last, found[-1])
+    if not last:
+        raise PackageError("no <sheets> element")
+    return f'{workbook[:last]}<{p}calcPr fullCalcOnLoad="1"/>{workbook[last:]}'
+
+
 def _rels_path(part: str) -> str:
     folder, name = posixpath.split(part)
     return posixpath.join(folder, "_rels", name + ".rels")
@@ -863,6 +899,8 @@ class Package:
         self._names = {name.lower(): name for name in self._parts}
         root_rels = self._relationships("_rels/.rels", "")
         workbook = next((t for _, (kind, t) in root_rels.items() if kind.endswith("/officeDocument")), None)
+        if any(kind.startswith(STRICT) for kind, _ in root_rels.values()):
+            raise StrictWorkbook("a Strict Open XML workbook")
         if workbook is None or workbook.lower() not in self._names:
             raise PackageError("no workbook part")
         self._workbook = self._names[workbook.lower()]
@@ -1073,6 +1111,33 @@ class Package:
                 self._relate(self._styles_part, STYLES_TYPE, STYLES_CONTENT)
             self._set(self._styles_part, self._styles.xml())
         self._drop_calculation_chain()
+        self._recalculate_on_open()
+
+    def _recalculate_on_open(self) -> None:
+        """Have Excel and LibreOffice recalculate the GM's own formulas when they next open the workbook.
+
+        A GM's formula over a tool tab (``=Standings!B3`` on a Dashboard tab) holds the value computed
+        when a spreadsheet program last saved the file; the write changed what it reads. Excel recalculates
+        on open when ``calcPr`` says ``fullCalcOnLoad="1"`` (it drops the flag on its next save, so it is
+        set on every write). LibreOffice ignores that flag: it trusts the cached values of a file whose
+        generator (``docProps/app.xml``'s Application) is Microsoft Excel or LibreOffice, and recalculates
+        the formulas of any other, whatever its "recalculation on file load" setting; so the generator is
+        set to sheetswiss, which is what wrote the file last.
+        """
+        workbook = _text(self._parts[self._workbook], self._workbook)
+        flagged = _full_calculation_on_load(workbook)
+        if flagged != workbook:
+            self._set(self._workbook, flagged.encode("utf-8"))
+        root_rels = self._relationships("_rels/.rels", "")
+        app = next((t for kind, t in root_rels.values() if kind.endswith("/extended-properties")), "")
+        name = self._names.get(app.lower())
+        if name is not None:
+            text = _text(self._parts[name], name)
+            marked = re.sub(r"<(\w+:|)Application\b[^>]*?(?:/>|>.*?</\1Application>)",
+                            lambda m: f"<{m[1]}Application>sheetswiss</{m[1]}Application>", text,
+                            count=1, flags=re.S)
+            if marked != text:
+                self._set(name, marked.encode("utf-8"))
 
     def values(self) -> dict[str, tuple[tuple[Value, ...], ...]]:
         """Every worksheet's values in tab order (chart sheets have none), as :func:`_sheet_rows` reads them."""

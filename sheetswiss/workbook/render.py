@@ -16,10 +16,11 @@ from ..heats import Qualification, Status
 from ..model import Event, PlayerId
 from ..pairing import Pairing
 from ..playoffs import Bracket
+from ..scoring import scale_for
 from ..seating import Seating
 from ..settings import SPECS
 from ..standings import Standings, making_cut, top_cut
-from ..tiebreaks import Kind
+from ..tiebreaks import Kind, Tiebreak
 from .contract import (
     GM_TABS,
     HEADERS,
@@ -253,11 +254,38 @@ def standings_tab(event: Event, table: Standings, when: dt.datetime) -> Tab:
         edge, below = table.rows[last_in_cut - 1], table.rows[last_in_cut]
         if edge.shared and below.shared and edge.rank == below.rank:
             footer.append(f"The top {cut} cut falls inside a tie at rank {edge.rank}=: decide it before the playoff")
+    footer.append("Legend:")
     if tiebreaks:
         footer.append("Tiebreaks in order: " + ", ".join(f"{tb.title} ({tb.name})" for tb in tiebreaks))
+    footer.extend(standings_legend(event, tiebreaks))
     rounds = f" of {event.settings.rounds}" if event.settings.rounds else ""
     title = f"{_label(event)}: standings after round {table.rounds}{rounds}, {when:%Y-%m-%d %H:%M}"
     return tool_tab(STANDINGS, title, header, body, bands, footer)
+
+
+def standings_legend(event: Event, tiebreaks: Sequence[Tiebreak]) -> list[str]:
+    """What the Standings columns mean, in words: W-D-L with how byes and forfeits count in it (as
+    :func:`~sheetswiss.standings.compute_standings` counts them), Played, and each tiebreak's legend."""
+    scale = scale_for(event.settings)
+    if scale.bye >= scale.win:
+        bye = "a win"
+    elif scale.draws_allowed and scale.bye >= scale.draw:
+        bye = "a draw"
+    else:
+        bye = "none of them"
+    if event.settings.sides == "double":  # lines no wider than the title, so that the page is not shrunk
+        lines = ["Games W-D-L: games won, drawn and lost, two a round; a forfeited game counts as won by one player "
+                 "and lost by the other",
+                 f"In Games W-D-L the pairing bye counts as {bye} in each game of its round, a half bye as two "
+                 "draws, and a zero bye or a missed round in none of them"]
+    else:
+        lines = ["W-D-L: rounds won, drawn and lost; a forfeit counts as a win for one player and a loss for the "
+                 "other (both lose a double forfeit)",
+                 f"In W-D-L the pairing bye counts as {bye}, a half bye as a draw, and a zero bye or a missed round "
+                 "in none of them"]
+    lines.append("Played: games played over the board (forfeits and byes are not games played)")
+    lines.extend(f"{tb.title}: {tb.legend}" for tb in tiebreaks)
+    return lines
 
 
 def append_rows(book: Book, tab: str, records: Sequence[dict[str, Value]], *, first_row: int | None = None,
@@ -311,7 +339,8 @@ def seating_tab(event_name: str, seating: Seating, when: dt.datetime) -> Tab:
     by_name: list[list[Value]] = [[name, table_of[name]] for name in sorted(table_of, key=lambda n: (n.casefold(), n))]
     grid: list[list[Value]] = [[*a, None, *b] for a, b in zip(by_table, by_name, strict=True)]
     firsts = [i for i, row in enumerate(by_table) if row[1] == 1]
-    bands = [Band(3 + i, 3 + i, 1, 3, border_below=False, bold=True) for i in firsts]
+    centred = [Band(3, 2 + len(grid), c, c, center=True) for c in (1, 2, 6)] if grid else []  # numbers apart from names
+    bands = centred + [Band(3 + i, 3 + i, 1, 3, border_below=False, bold=True) for i in firsts]
     footer = [f"Table {t.number}: {a} and {b} met in an earlier heat" for t in seating.tables for a, b in t.repeats]
     footer += [f"Table {t.number}: {a} and {b} are of one club" for t in seating.tables for a, b in t.same_club]
     if footer:
@@ -382,6 +411,8 @@ def qualifiers_tab(event_name: str, result: Qualification, when: dt.datetime) ->
         for r in result.rows]
     fills = {Status.QUALIFIED: CUT_FILL, Status.ALTERNATE: ALTERNATE_FILL, Status.TIED: TIED_FILL}
     bands = [Band(3, 2 + len(body), 7, 7, number_format="0.00##")] if body else []
+    if body:  # numbers apart from the names and the points apart from the status: centred
+        bands.extend(Band(3, 2 + len(body), c, c, center=True) for c in (1, 3, 4, 5, 6, 8))
     if body and extra:
         bands.append(Band(3, 2 + len(body), 9, 8 + len(extra), number_format="0.##", center=True))
     for i, r in enumerate(result.rows):
