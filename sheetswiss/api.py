@@ -27,6 +27,7 @@ from .errors import Problems, SheetswissError, WorkbookUnavailable
 from .heats import HeatGame, Qualification
 from .heats import qualify as heat_qualify
 from .model import Event, Player, PlayerId
+from .names import Names, name_key, sort_key
 from .pairing import Pairing, check_pairing, pair_round
 from .pairing.engine import Proof
 from .playoffs import Bracket
@@ -300,9 +301,10 @@ def standings(source: str | Backend, *, explain: str | None = None, dry_run: boo
     partial = [f"  round {table.rounds + 1} is left out until its results are in: "
                f"{_cells(_missing_results(event), 4)} empty"] if event.paired_rounds > table.rounds else []
     if explain:
-        player = next((p.name for p in event.players if p.name.lower() == explain.strip().lower()), None)
+        known = Names(p.name for p in event.players)
+        player = known.find(explain)
         if player is None:
-            raise SheetswissError(f"Players: no player named {explain!r}")
+            raise SheetswissError(f"--explain: {known.unknown(explain.strip(), 'Players')}")
         return Report((head, *partial, *explain_standing(event, player), "Nothing written (--explain)"), table)
     lines = [head]
     for row in table.rows[:10]:
@@ -454,11 +456,12 @@ def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = No
     if any(g.heat == heat for g in games):
         raise SheetswissError(f"Heats: heat {heat} is seated already; delete its rows in Heats to seat it again")
     if players:
-        known = {p.name.lower(): p for p in everyone}
-        unknown = [name for name in players if name.strip().lower() not in known]
+        known = Names(p.name for p in everyone)
+        unknown = [name.strip() for name in players if known.find(name) is None]
         if unknown:
-            raise SheetswissError(f"--players: {', '.join(map(repr, unknown))} not in Players")
-        present = tuple(known[name.strip().lower()] for name in players)
+            raise SheetswissError("--players: " + "; ".join(known.unknown(name, "Players") for name in unknown))
+        by_key = {name_key(p.name): p for p in everyone}
+        present = tuple(by_key[name_key(name)] for name in players)
     else:
         present = parse_signups(book, heat, everyone) or tuple(p for p in everyone if p.plays_in(heat))
     seating = seat_heat(present, games, settings, heat=heat)
@@ -542,11 +545,11 @@ def advance(source: str | Backend, *, absent: Sequence[str] = (), dry_run: bool 
     heats, rounds = parse_heat_tab(book, settings, everyone)
     result = heat_qualify(heats, settings)
     check_rounds(result, rounds, settings)
-    known = {p.name.lower(): p.name for p in everyone}
-    unknown = [name for name in absent if name.strip().lower() not in known]
+    known = Names(p.name for p in everyone)
+    unknown = [name.strip() for name in absent if known.find(name) is None]
     if unknown:
-        raise SheetswissError(f"--absent: {', '.join(map(repr, unknown))} not in Players")
-    away = {known[name.strip().lower()] for name in absent}
+        raise SheetswissError("--absent: " + "; ".join(known.unknown(name, "Players") for name in unknown))
+    away = {found for found in map(known.find, absent) if found is not None}
     when = _now(now)
     stamp = f"{when:%Y-%m-%d %H:%M:%S}"
     if rounds and rounds[-1].stage == "final":
@@ -636,7 +639,7 @@ def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
                          "these seeds are the current standings")
         notes.append(f"Seeded the top {len(seeds)} from the standings after round {table.rounds}")
     bracket = new_bracket(settings.playoff, seeds, order=settings.bracket_order, reset=settings.bracket_reset)
-    known = {name.lower(): name for name in seeds}
+    known = Names(seeds)
     typed: dict[str, str] = {}
     where: dict[str, str] = {}
     for r, row in enumerate(rows, start=3):
@@ -648,12 +651,14 @@ def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
             bracket.match(match_id)
         except SheetswissError as e:
             raise SheetswissError(f"{PLAYOFFS}!A{r}: {e}") from None
-        typed[match_id] = known.get(winner.lower(), winner)
+        typed[match_id] = known.find(winner) or winner
         where[match_id] = f"{PLAYOFFS}!E{r}"
     try:
         return advance(bracket, typed), notes
     except BadWinner as e:
-        raise SheetswissError(f"{where.get(e.match, PLAYOFFS)}: {e}") from None
+        winner = typed.get(e.match, "")
+        hint = known.did_you_mean(winner) if known.find(winner) is None else ""
+        raise SheetswissError(f"{where.get(e.match, PLAYOFFS)}: {e}{hint}") from None
 
 
 def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | None = None) -> Report:
@@ -753,11 +758,13 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
     games = []
     notes: list[str] = []
     first: Settings | None = None
+    spelling: dict[str, PlayerId] = {}  # one player across events, in the latest event's spelling (RULES.md 1.6)
     for source in sources:
         backend = open_backend(source)
         book = backend.read()
         event = parse_event(book)
         first = first or event.settings
+        spelling.update((name_key(p.name), p.name) for p in event.players)
         table = compute_standings(event)
         recs = history(event, through=table.rounds)
         # a match, not its games (RULES.md 8.1); byes are not wins
@@ -785,6 +792,9 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
                 games.append(RatedGame(a=g.a, b=g.b, score=score))
     if first is None:
         raise SheetswissError("rating needs at least one event workbook")
+    events = [replace(e, finishes=tuple(replace(f, player=spelling[name_key(f.player)]) for f in e.finishes))
+              for e in events]
+    games = [replace(g, a=spelling[name_key(g.a)], b=spelling[name_key(g.b)]) for g in games]
     points = additive_ratings(events, draw=Fraction(first.rating_draw), drop_bonus=first.rating_drop_bonus)
     lines = [f"W x V rating over {len(events)} event(s): " + ", ".join(e.name for e in events), *notes]
     lines.extend(f"  {i:>4}  {name:<28} {number_text(value, 2):>8}" for i, (name, value) in
@@ -794,7 +804,7 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
         lines.append(f"Elo from {len(games)} games (K {number_text(first.elo_k)}, "
                      f"start {number_text(first.elo_start)}):")
         lines.extend(f"  {name:<28} {value:7.0f}" for name, value in
-                     sorted(ratings.items(), key=lambda kv: (-kv[1], kv[0])))
+                     sorted(ratings.items(), key=lambda kv: (-kv[1], sort_key(kv[0]))))
         if into is not None:
             lines.extend(_fill_ratings(open_backend(into), ratings, dry_run, _now(now)))
     return Report(tuple(lines), points)
@@ -811,15 +821,15 @@ def _final_places(table: Standings, playoff: Mapping[PlayerId, tuple[int, int]])
 
 
 def _fill_ratings(target: Backend, ratings: dict[str, float], dry_run: bool, when: dt.datetime) -> list[str]:
-    """Write ``ratings`` into the empty Players.Rating cells of ``target`` (names matched ignoring case)."""
+    """Write ``ratings`` into the empty Players.Rating cells of ``target`` (names matched as RULES.md 1.6)."""
     book = target.read()
     players = parse_players(book)
     column = Columns(book, PLAYERS, ["Name", "Rating"], []).index["Rating"] + 1
-    by_name = {name.casefold(): value for name, value in ratings.items()}
-    filled = [(p, round(by_name[p.name.casefold()])) for p in players
-              if p.rating is None and p.name.casefold() in by_name]
+    by_name = {name_key(name): value for name, value in ratings.items()}
+    filled = [(p, round(by_name[name_key(p.name)])) for p in players
+              if p.rating is None and name_key(p.name) in by_name]
     kept = [p.name for p in players if p.rating is not None]
-    unknown = [p.name for p in players if p.rating is None and p.name.casefold() not in by_name]
+    unknown = [p.name for p in players if p.rating is None and name_key(p.name) not in by_name]
     updates = tuple(Update(PLAYERS, p.row, column, value) for p, value in filled)
     verb = "would fill" if dry_run else "filled"
     lines = [f"{target.label}: Players.Rating {verb} for {len(filled)} player(s)"]

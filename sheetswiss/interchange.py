@@ -22,6 +22,7 @@ from .backends.excel import ExcelBackend
 from .errors import SheetswissError, WorkbookUnavailable
 from .formats import csv, nrtm, trf
 from .model import Event
+from .names import Names
 from .settings import SPECS
 from .standings import compute_standings
 from .tiebreaks import number_text
@@ -237,11 +238,10 @@ def import_file(infile: str | Path, destination: str | Backend, *, dry_run: bool
     else:
         before = book = backend.read()
         event = parse_event(book)
-        known = {p.name.lower() for p in event.players}
-        new_players = [row for row in imported.players if row[0].lower() not in known]
-        names = {p.name.lower(): p.name for p in event.players}
+        names = Names(p.name for p in event.players)  # RULES.md 1.6
+        new_players = [row for row in imported.players if names.find(row[0]) is None]
         start = event.paired_rounds + 1
-        rows = [(r, t, names.get(a.lower(), a), names.get(b.lower(), b), res)
+        rows = [(r, t, names.find(a) or a, names.find(b) or b, res)
                 for r, t, a, b, res in imported.results if r >= start]
         skipped = sorted({r for r, *_ in imported.results if r < start})
         appends = []

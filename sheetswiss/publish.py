@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import final
 
 from .heats import HeatGame, Qualification, Status
 from .model import Event
+from .names import char_folds, name_key, sort_key
 from .playoffs import Bracket
 from .standings import Standings, making_cut, top_cut
 from .workbook.render import side_labels
@@ -46,22 +48,49 @@ p.link a { display: inline-block; padding: 8px 14px; border-radius: 8px; backgro
   text-decoration: none; font-weight: 600; }
 """
 
-_FILTER = """
+_FOLD = {**char_folds(), "ς": "σ"}  # toLowerCase keeps a final sigma; casefold makes it σ
+
+
+def _filter_script() -> str:
+    """The name filter: what is typed is folded as :func:`~sheetswiss.names.name_key` folds the names (NFKD,
+    the letters without decomposition spelled plainly, accents dropped, lower case, one kind of apostrophe)
+    and a row shows when its names contain every typed word; "No name matches" says when none does."""
+    fold = json.dumps(_FOLD, ensure_ascii=True)
+    chars = "".join(f"\\u{ord(c):04x}" for c in _FOLD)
+    return f"""
 <script>
-const box = document.getElementById('find');
-function filter() {
-  const q = box.value.trim().toLowerCase();
-  for (const row of document.querySelectorAll('tbody tr')) {
-    row.hidden = q !== '' && !row.dataset.names.includes(q);
-  }
-}
+const FOLD = {fold}, FOLD_RE = /[{chars}]/g;
+const swap = s => s.replace(FOLD_RE, c => FOLD[c]);
+function fold(s) {{  /* as sheetswiss.names.name_key */
+  s = swap(swap(s).normalize('NFKD')).toLowerCase().normalize('NFKD').replace(/[\\p{{M}}\\p{{Cf}}]/gu, '');
+  return swap(s).split(/\\s+/).filter(Boolean);
+}}
+const box = document.getElementById('find'), none = document.getElementById('none');
+function filter() {{
+  const words = fold(box.value);
+  let shown = 0;
+  for (const row of document.querySelectorAll('tbody tr')) {{
+    row.hidden = words.length > 0 && !words.every(w => row.dataset.names.includes(w));
+    shown += row.hidden ? 0 : 1;
+  }}
+  none.textContent = 'No name matches \u201c' + box.value.trim() + '\u201d.';
+  none.hidden = shown > 0 || words.length === 0;
+}}
 box.addEventListener('input', filter);
-if (location.hash.startsWith('#find=')) {  /* a link such as index.html#find=Ana opens filtered */
+if (location.hash.startsWith('#find=')) {{  /* a link such as index.html#find=Ana opens filtered */
   box.value = decodeURIComponent(location.hash.slice(6));
   filter();
-}
+}}
 </script>
 """
+
+
+def _search_names(names: str) -> str:
+    """What the filter searches for a row: the names' :func:`~sheetswiss.names.name_key`, and again without
+    apostrophes and dashes when it has any, so that "omalley" finds O'Malley too."""
+    key = name_key(names)
+    plain = key.replace("'", "").replace("-", "")
+    return key if plain == key else f"{key} {plain}"
 
 
 @final
@@ -95,7 +124,8 @@ def _document(event_name: str, pages: Sequence[tuple[str, str]], current: str, t
 </header>
 {body}
 <p class="note">Updated {when:%Y-%m-%d %H:%M}. Published by sheetswiss.</p>
-{_FILTER}</body></html>
+<p class="note" id="none" hidden aria-live="polite"></p>
+{_filter_script()}</body></html>
 """
 
 
@@ -109,7 +139,7 @@ def table_page(event_name: str, pages: Sequence[tuple[str, str]], name: str, tit
     body_rows = []
     for cells, names, shaded in rows:
         tds = "".join(f'<td{" class=num" if i in numeric else ""}>{_e(c)}</td>' for i, c in enumerate(cells))
-        body_rows.append(f'<tr data-names="{_e(names.lower())}"{" class=cut" if shaded else ""}>{tds}</tr>')
+        body_rows.append(f'<tr data-names="{_e(_search_names(names))}"{" class=cut" if shaded else ""}>{tds}</tr>')
     shown = "".join(f'<p class="link"><a href="{_e(href)}">{_e(text)}</a></p>' for href, text in links)
     body = f'{top_html}<p class="note">{_e(intro)}</p>{shown}<table><thead><tr>{head}</tr></thead><tbody>' + \
         "\n".join(body_rows) + "</tbody></table>"
@@ -162,7 +192,7 @@ def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datet
     for p in event.players:
         if p.name not in seen and round_:
             rows.append(([p.name, "—", "not paired this round", *([""] if labels else [])], p.name, False))
-    rows.sort(key=lambda r: str(r[0][0]).casefold())
+    rows.sort(key=lambda r: sort_key(str(r[0][0])))
     intro = f"Round {round_}: find your name for your table." if round_ else "No round is paired yet."
     title = f"Round {round_} pairings" if round_ else "Pairings"
     header = ("Player", "Table", "Opponent", *(() if labels is None else (labels[0],)))
@@ -221,7 +251,7 @@ def seating_page(event_name: str, games: Sequence[HeatGame], pages: Sequence[tup
         if g.heat == heat:
             names = [s.player for s in g.seats]
             rows.extend(([me, g.table, ", ".join(n for n in names if n != me)], me, False) for me in names)
-    rows.sort(key=lambda r: str(r[0][0]).casefold())
+    rows.sort(key=lambda r: sort_key(str(r[0][0])))
     intro = f"Heat {heat}: find your name for your table." if heat else "No heat is seated yet."
     return table_page(event_name, pages, "index.html", f"Heat {heat} seating" if heat else "Seating", intro,
                       ("Player", "Table", "At the table"), rows, (1,), when)

@@ -22,6 +22,7 @@ from typing import final
 
 from .errors import SheetswissError
 from .model import PlayerId
+from .names import sort_key
 
 __all__ = [
     "Award",
@@ -156,7 +157,7 @@ def additive_ratings(events: Iterable[RatedEvent], *, draw: Fraction = Fraction(
     for event in events:
         for award in awards(event, draw=draw, drop_bonus=drop_bonus):
             totals[award.player] = totals.get(award.player, Fraction(0)) + award.points
-    return dict(sorted(totals.items(), key=lambda item: (-item[1], item[0])))
+    return dict(sorted(totals.items(), key=lambda item: (-item[1], sort_key(item[0]))))
 
 
 @final

@@ -4,9 +4,9 @@ Pure: from the rows of a source (a header row, then one row per registration) an
 is, to the rows to append to Players and the lines that say what was done. Nothing here reads or writes a
 file; :func:`sheetswiss.api.register` reads the source and writes the rows.
 
-A name is the same player as another when their :func:`same_player` keys are equal (case, accents,
-apostrophes and spaces ignored): a second registration of the same name, or one of a player already in
-Players, is listed and never added. Every other answer goes under the Players column with the same
+A name is the same player as another when their :func:`~sheetswiss.names.name_key` keys are equal (case,
+accents, apostrophes and spaces ignored, RULES.md 1.6): a second registration of the same name, or one of
+a player already in Players, is listed and never added. Every other answer goes under the Players column with the same
 header (:func:`header_key`), so a form asking "Club" and "Rating" fills Players.Club and Players.Rating.
 
 >>> reg = plan_registrations(
@@ -21,7 +21,6 @@ header (:func:`header_key`), so a form asking "Club" and "Rating" fills Players.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -29,28 +28,9 @@ from typing import final
 
 from .backends.base import Value, column_letter
 from .errors import BadWorkbook
+from .names import name_key
 
-__all__ = ["Duplicate", "NewPlayer", "Registrations", "Source", "header_key", "plan_registrations",
-           "same_player"]
-
-_APOSTROPHES = str.maketrans(dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u02bb\u02bc\u00b4\u0060\uff07", "'"))
-
-
-def same_player(name: str) -> str:
-    """The identity of a typed name: two registrations are the same player exactly when these are equal.
-
-    Every apostrophe in its plain form, accents dropped (NFKD, combining marks removed), case folded,
-    runs of spaces one space.
-
-    >>> same_player("  José  ÁLVAREZ ") == same_player("jose alvarez")
-    True
-    >>> same_player("Grace O’Malley") == same_player("grace o'malley")
-    True
-    """
-    text = unicodedata.normalize("NFKD", name.translate(_APOSTROPHES))
-    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
-    return " ".join(text.split())
-
+__all__ = ["Duplicate", "NewPlayer", "Registrations", "Source", "header_key", "plan_registrations"]
 
 _ALIASES = {"email address": "email", "e-mail": "email", "e-mail address": "email", "mail": "email",
             "club name": "club", "team": "club", "elo": "rating"}
@@ -196,7 +176,7 @@ def plan_registrations(source: Source, *, players_header: Sequence[Value],
         else:
             unmapped.append(h)
     target_headers = {i: _text(h) for i, h in enumerate(players_header)}
-    known = {same_player(name): (name, row) for name, row in players}
+    known = {name_key(name): (name, row) for name, row in players}
     seen: dict[str, int] = {}
     added: list[NewPlayer] = []
     duplicates: list[Duplicate] = []
@@ -212,7 +192,7 @@ def plan_registrations(source: Source, *, players_header: Sequence[Value],
         if not name:
             notes.append(f"{ref}: this registration has no name; skipped")
             continue
-        key = same_player(name)
+        key = name_key(name)
         if key in known:
             there, players_row = known[key]
             same = "" if there == name else f", {there!r}"

@@ -17,7 +17,8 @@ from typing import final
 from .backends.base import Value, column_letter
 from .errors import BadWorkbook, SheetswissError
 from .model import Event, Game, PlayerId
-from .registration import header_key, same_player
+from .names import Names
+from .registration import header_key
 from .results import Outcome, Result, normalize
 
 __all__ = ["Fill", "Reported", "Settlement", "flip", "read_reports", "reported_result", "settle"]
@@ -154,7 +155,7 @@ def _agree(x: Result, y: Result) -> Result | None:
 
 def settle(event: Event, reports: Sequence[Reported], *, needed: int, game_based: bool) -> Settlement:
     """Settle ``reports`` against ``event``'s paired rounds (RULES.md 10.3)."""
-    names = {same_player(p.name): p.name for p in (*event.players, *event.waiting)}
+    names = Names(p.name for p in (*event.players, *event.waiting))  # RULES.md 1.6
     problems: list[str] = []
     replaced: list[str] = []
     latest: dict[tuple[int, PlayerId], tuple[Reported, Result, PlayerId]] = {}
@@ -176,9 +177,9 @@ def settle(event: Event, reports: Sequence[Reported], *, needed: int, game_based
             problems.append(f"{rep.refs['round']}: round {round_} is not paired yet (the last paired round is "
                             f"{event.paired_rounds})")
             continue
-        reporter = names.get(same_player(rep.reporter))
+        reporter = names.find(rep.reporter)
         if reporter is None:
-            what = f"{rep.reporter!r} is not in Players" if rep.reporter else "who reports is missing"
+            what = names.unknown(rep.reporter, "Players") if rep.reporter else "who reports is missing"
             problems.append(f"{rep.refs['reporter']}: {what}")
             continue
         game = games_of.get((round_, reporter))
@@ -189,7 +190,7 @@ def settle(event: Event, reports: Sequence[Reported], *, needed: int, game_based
             continue
         other = game.b if game.a == reporter else game.a
         assert other is not None
-        if rep.opponent and names.get(same_player(rep.opponent)) != other:
+        if rep.opponent and names.find(rep.opponent) != other:
             problems.append(f"{rep.refs['opponent']}: {reporter}'s opponent in round {round_} is {other}, not "
                             f"{rep.opponent!r}; the report is left out")
             continue

@@ -20,6 +20,7 @@ from typing import final
 from .errors import BadSetting
 from .heats import HeatGame
 from .model import Player, PlayerId
+from .names import sort_key
 from .settings import Settings
 
 __all__ = ["SeatedTable", "Seating", "meetings", "seat_heat", "split_tables"]
@@ -203,7 +204,7 @@ def seat_heat(players: Sequence[Player], games: Sequence[HeatGame], settings: Se
             best, best_cost = [list(t) for t in search.tables], search.cost()
     tables = []
     for number, members in enumerate(sorted(best, key=len, reverse=True), start=1):  # largest first
-        seated = sorted(names[i] for i in members)
+        seated = sorted((names[i] for i in members), key=sort_key)
         pairs = [(a, b) for i, a in enumerate(seated) for b in seated[i + 1:]]
         tables.append(SeatedTable(
             number=number, players=tuple(seated),

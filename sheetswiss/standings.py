@@ -23,6 +23,7 @@ from typing import final
 from .errors import UnknownName
 from .history import RoundKind, RoundRecord
 from .model import Event, PlayerId
+from .names import sort_key
 from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, chain, number_text, split_by
 
 __all__ = ["StandingRow", "Standings", "compute_standings", "explain", "making_cut", "top_cut"]
@@ -111,8 +112,8 @@ def _rank(ctx: Context, names: tuple[str, ...]) -> _Ranking:
 
 
 def _tie_order(ctx: Context, group: Group) -> Group:
-    """Players tied after the chain: by rating (unrated last), then name, for a stable pairing order."""
-    return tuple(sorted(group, key=lambda x: (ctx.player[x].rating is None, -(ctx.player[x].rating or 0), x)))
+    """Players tied after the chain: by rating (unrated last), then name (RULES.md 1.6), for a stable order."""
+    return tuple(sorted(group, key=lambda x: (ctx.player[x].rating is None, -(ctx.player[x].rating or 0), sort_key(x))))
 
 
 def _game_record(records: Sequence[RoundRecord], classes: Sequence[str], per: int) -> tuple[int, int, int]:

@@ -94,7 +94,7 @@ def test_a_result_excel_turned_into_a_date(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("players_rows", "results", "settings", "message"), [
-    ([("Ana",), ("ana",)], {}, {}, "Players!A3: 'ana' is listed twice (also row 2)"),
+    ([("Ana",), ("ana",)], {}, {}, "Players!A3: 'ana' is the same name as 'Ana' in Players!A2"),
     ([("Ana",), (None, 1500)], {}, {}, "Players!A3: this row has data but no player name"),
     ([("Ana", "high")], {}, {}, "Players!B2: rating 'high' is not a number"),
     ([("Ana",), ("Bo",)], {"A2": 1, "C2": "Ana", "D2": "Zed"}, {}, "Results!D2: 'Zed' is not in Players"),

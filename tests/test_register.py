@@ -16,7 +16,7 @@ from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GoogleSheetsBackend, RewritingSession
 from sheetswiss.cli import cli
-from sheetswiss.registration import same_player
+from sheetswiss.names import name_key
 from sheetswiss.workbook.parse import parse_players
 
 from .fake_sheets import FakeSheets
@@ -184,6 +184,6 @@ def test_forty_registrations_on_a_google_sheet(fake: FakeSheets, tmp_path: Path)
 
 
 @given(st.text(max_size=20))
-def test_same_player_ignores_case_and_is_idempotent(name: str) -> None:
-    assert same_player(same_player(name)) == same_player(name)
-    assert same_player(name.upper()) == same_player(name.lower()) or not name.isascii()
+def test_the_name_key_ignores_case_and_is_idempotent(name: str) -> None:
+    assert name_key(name_key(name)) == name_key(name)
+    assert name_key(name.upper()) == name_key(name.lower()) or not name.isascii()

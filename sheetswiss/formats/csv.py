@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from ..backends.base import Value
 from ..errors import SheetswissError
 from ..model import Event, Player
-from ..registration import same_player
+from ..names import Names
 from ..standings import Standings
 
 __all__ = ["results_in", "rows_of", "safe", "tab_csv", "unsafe"]
@@ -111,7 +111,7 @@ def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Pla
     if "Round" not in col or "Player A" not in col:
         raise SheetswissError(f"{source}:1: a results file's first line names Round, Table, Player A, Player B and "
                               "Result")
-    names = {same_player(p.name): p.name for p in players}
+    names = Names(p.name for p in players)
     out: list[dict[str, Value]] = []
     for n, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
@@ -127,8 +127,9 @@ def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Pla
             if name == "Player B" and text.lower() in ("", "bye"):
                 record[name] = "BYE"
                 continue
-            if same_player(text) not in names:
-                raise SheetswissError(f"{source}:{n}:{col[name] + 1}: {text!r} is not in Players")
-            record[name] = names[same_player(text)]
+            found = names.find(text)
+            if found is None:
+                raise SheetswissError(f"{source}:{n}:{col[name] + 1}: {names.unknown(text, 'Players')}")
+            record[name] = found
         out.append(record)
     return out

@@ -17,6 +17,7 @@ from ..backends.base import Book, Uncalculated, Value, column_index, column_lett
 from ..checkin import apply_check_in, is_present
 from ..errors import BadSetting, BadWorkbook, Problems, SheetswissError, excerpt
 from ..model import Event, Game, Player
+from ..names import Names, name_key
 from ..results import ACCEPTED, Result
 from ..scoring import ScaleWarning, scale_for, scale_problems
 from ..settings import Settings, read_settings
@@ -214,7 +215,7 @@ def parse_players(book: Book, problems: Problems | None = None) -> tuple[Player,
         for problem in cols.merged_problems():
             found.add(problem)
         players: list[Player] = []
-        seen: dict[str, int] = {}
+        seen: dict[str, tuple[str, int]] = {}  # name_key -> the spelling and row first seen (RULES.md 1.6)
         for r, row in enumerate(cols.rows, start=2):
             if all(cell_text(v) == "" for v in row):
                 continue
@@ -224,11 +225,15 @@ def parse_players(book: Book, problems: Problems | None = None) -> tuple[Player,
             if not name:
                 found.add(BadWorkbook(f"{cols.ref('Name', r)}: this row has data but no player name"))
                 continue
-            if name.lower() in seen:
-                found.add(BadWorkbook(f"{cols.ref('Name', r)}: {excerpt(name)} is listed twice "
-                                      f"(also row {seen[name.lower()]})"))
+            if name_key(name) in seen:
+                first, first_row = seen[name_key(name)]
+                also = cols.ref("Name", first_row)
+                found.add(BadWorkbook(
+                    f"{cols.ref('Name', r)}: {excerpt(name)} is listed twice (also {also})" if first == name else
+                    f"{cols.ref('Name', r)}: {excerpt(name)} is the same name as {excerpt(first)} in {also} (names "
+                    "match ignoring case, accents and apostrophes); list each player once"))
                 continue
-            seen[name.lower()] = r
+            seen[name_key(name)] = name, r
             rating_text = cell_text(cols.get(row, "Rating"))
             rating: int | None = None
             if rating_text:
@@ -267,7 +272,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
     cols = Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table"])
     for problem in cols.merged_problems():
         problems.add(problem)
-    known = {p.name.lower(): p.name for p in players}
+    known = Names(p.name for p in players)
     scale = scale_for(settings)
     game_based, draws_allowed = scale.game_based, scale.draws_allowed
     typed_points = scale.is_range and not game_based  # a custom range scale's results are the sides' points
@@ -292,10 +297,11 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
             text = player_name(cols, row, col, r)
             if col == "Player B" and text.lower() in ("", "bye"):
                 return None
-            if text.lower() not in known:
-                what = f"{excerpt(text)} is not in Players" if text else "the player is missing"
+            name = known.find(text)
+            if name is None:
+                what = known.unknown(text, "Players") if text else "the player is missing"
                 raise BadWorkbook(f"{cols.ref(col, r)}: {what}")
-            return known[text.lower()]
+            return name
 
         a = problems.attempt(player, "Player A")
         b: str | None = None
@@ -454,9 +460,9 @@ def parse_signups(book: Book, heat: int, players: tuple[Player, ...]) -> tuple[P
     cols = Columns(book, PLAYERS, ["Name"], [f"Heat {heat}"])
     if f"Heat {heat}" not in cols.index:
         return None
-    marked = {cell_text(cols.get(row, "Name")).lower() for row in cols.rows
+    marked = {name_key(cell_text(cols.get(row, "Name"))) for row in cols.rows
               if cell_text(cols.get(row, f"Heat {heat}")).lower() not in ("", "no", "n", "0")}
-    return tuple(p for p in players if p.name.lower() in marked)
+    return tuple(p for p in players if name_key(p.name) in marked)
 
 
 def parse_event(book: Book) -> Event:

@@ -24,6 +24,7 @@ from ..heats import (
     places,
 )
 from ..model import Player
+from ..names import Names, name_key
 from ..settings import Settings, parse_number
 from .contract import HEADERS, HEATS, PLAYERS
 from .parse import Columns, cell_text, player_name, whole_number
@@ -87,7 +88,7 @@ def _heat_tab(book: Book, settings: Settings, players: tuple[Player, ...],
     cols = Columns(book, HEATS, HEADERS[HEATS][:4], HEADERS[HEATS][4:])
     for problem in cols.merged_problems():
         problems.add(problem)
-    known = {p.name.lower(): p.name for p in players}
+    known = Names(p.name for p in players)
     seen: dict[tuple[int | str, str], int] = {}
     tables: dict[tuple[int | str, int], list[HeatSeat]] = defaultdict(list)
     table_cells: dict[tuple[int | str, int], list[str]] = defaultdict(list)
@@ -163,13 +164,14 @@ def _number(cols: Columns, row: tuple[Value, ...], column: str, r: int) -> int:
     return number
 
 
-def _player(cols: Columns, row: tuple[Value, ...], r: int, known: dict[str, str]) -> str:
-    """The Player of a row, as Players spells it."""
+def _player(cols: Columns, row: tuple[Value, ...], r: int, known: Names) -> str:
+    """The Player of a row, as Players spells it (RULES.md 1.6)."""
     text = player_name(cols, row, "Player", r)
-    if text.lower() not in known:
-        what = f"{excerpt(text)} is not in Players" if text else "the player is missing"
+    name = known.find(text)
+    if name is None:
+        what = known.unknown(text, "Players") if text else "the player is missing"
         raise BadWorkbook(f"{cols.ref('Player', r)}: {what}")
-    return known[text.lower()]
+    return name
 
 
 def parse_attendance(book: Book, stage: str, players: tuple[Player, ...]) -> set[str] | None:
@@ -180,7 +182,7 @@ def parse_attendance(book: Book, stage: str, players: tuple[Player, ...]) -> set
     cols = Columns(book, PLAYERS, ["Name"], [header])
     if header not in cols.index:
         return None
-    marks = {cell_text(cols.get(row, "Name")).lower(): cell_text(cols.get(row, header)).lower() for row in cols.rows}
+    marks = {name_key(cell_text(cols.get(row, "Name"))): cell_text(cols.get(row, header)).lower() for row in cols.rows}
     if not any(marks.values()):
         return None
-    return {p.name for p in players if marks.get(p.name.lower(), "") in ("", "no", "n", "0", "absent")}
+    return {p.name for p in players if marks.get(name_key(p.name), "") in ("", "no", "n", "0", "absent")}

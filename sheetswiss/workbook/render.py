@@ -14,6 +14,7 @@ from ..backends.base import Append, Band, Book, Tab, TabFormat, Value
 from ..elimination import PlaceRow, RoundSeating
 from ..heats import Qualification, Status
 from ..model import Event, PlayerId
+from ..names import sort_key
 from ..pairing import Pairing
 from ..playoffs import Bracket
 from ..scoring import scale_for
@@ -194,11 +195,11 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
                 side_of[t.a], side_of[t.b] = labels[3], labels[4]
     width = 3 if labels is None else 4
     by_name: list[list[Value]] = []
-    for name in sorted(table_of, key=lambda n: (n.casefold(), n)):
+    for name in sorted(table_of, key=sort_key):
         table, opponent, _ = table_of[name]
         row: list[Value] = [name, int(table) if table.isdigit() else table, opponent]
         by_name.append(row if labels is None else [*row, side_of.get(name)])
-    for name, reason in sorted(pairing.not_paired, key=lambda x: x[0].casefold()):
+    for name, reason in sorted(pairing.not_paired, key=lambda x: sort_key(x[0])):
         by_name.append([name, "—", f"not paired ({reason})"] + [None] * (width - 3))
     rows = max(len(body), len(by_name))
     grid: list[list[Value]] = []
@@ -336,7 +337,7 @@ def seating_tab(event_name: str, seating: Seating, when: dt.datetime) -> Tab:
     by_table: list[list[Value]] = [[t.number, seat, name] for t in seating.tables
                                    for seat, name in enumerate(t.players, 1)]
     table_of = {name: t.number for t in seating.tables for name in t.players}
-    by_name: list[list[Value]] = [[name, table_of[name]] for name in sorted(table_of, key=lambda n: (n.casefold(), n))]
+    by_name: list[list[Value]] = [[name, table_of[name]] for name in sorted(table_of, key=sort_key)]
     grid: list[list[Value]] = [[*a, None, *b] for a, b in zip(by_table, by_name, strict=True)]
     firsts = [i for i, row in enumerate(by_table) if row[1] == 1]
     centred = [Band(3, 2 + len(grid), c, c, center=True) for c in (1, 2, 6)] if grid else []  # numbers apart from names
@@ -362,7 +363,7 @@ def round_seating_tab(event_name: str, seating: RoundSeating, when: dt.datetime)
     by_table: list[list[Value]] = [[t.number, seat, name, seed] for t in seating.tables
                                    for seat, (name, seed) in enumerate(zip(t.players, t.seeds, strict=True), 1)]
     table_of = {name: t.number for t in seating.tables for name in t.players}
-    by_name: list[list[Value]] = [[name, table_of[name]] for name in sorted(table_of, key=lambda n: (n.casefold(), n))]
+    by_name: list[list[Value]] = [[name, table_of[name]] for name in sorted(table_of, key=sort_key)]
     grid: list[list[Value]] = [[*a, None, *b] for a, b in zip(by_table, by_name, strict=True)]
     firsts = [i for i, row in enumerate(by_table) if row[1] == 1]
     bands = [Band(3 + i, 3 + i, 1, 4, bold=True) for i in firsts]
