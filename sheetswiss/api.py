@@ -382,8 +382,10 @@ def round_end(book: Book, round_minutes: int | None, ends: dt.time | dt.datetime
 def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time | dt.datetime | None = None) -> Report:
     """:func:`publish` from a workbook already read (``watch`` reads once and publishes when it changed)."""
     from . import publish as pages_for
+    from .feed import event_feed, feed_json
 
     when = now
+    feed: str | None = None
     if parse_settings_tab(book).format == "heats":
         settings, _, games = _heat_event(book)
         nav = [("index.html", "Seating"), ("qualifiers.html", "Qualifiers")]
@@ -393,6 +395,7 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
         event = parse_event(book)
         table = compute_standings(event)
         end = round_end(book, event.settings.round_minutes, ends, when)
+        bracket: Bracket | None = None
         if _playoff_seeds(book):  # the playoff is what players look for now: it becomes the first page
             bracket, _ = _typed_bracket(book, event)
             nav = [("index.html", "Playoff"), ("pairings.html", "Pairings"), ("standings.html", "Standings")]
@@ -402,13 +405,16 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
             nav = [("index.html", "Pairings"), ("standings.html", "Standings")]
             pages = [pages_for.pairings_page(event, nav, when, ends=end)]
         pages.append(pages_for.standings_page(event, table, nav, when))
+        feed = feed_json(event_feed(event, table, bracket=bracket, ends=end, when=when))
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    for page in pages:
-        tmp = folder / f".{page.name}.tmp"
-        tmp.write_text(page.html, encoding="utf-8")
-        tmp.replace(folder / page.name)
-    return Report((f"Published {len(pages)} pages to {folder}: " + ", ".join(p.name for p in pages),
+    files = [(page.name, page.html) for page in pages] + ([("event.json", feed)] if feed is not None else [])
+    for name, text in files:
+        tmp = folder / f".{name}.tmp"
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(folder / name)
+    return Report((f"Published {len(pages)} pages to {folder}: " + ", ".join(p.name for p in pages)
+                   + (", and the feed event.json" if feed is not None else ""),
                    f"Open {folder / 'index.html'} or put the folder on any web host."))
 
 
