@@ -81,6 +81,7 @@ __all__ = [
     "seat",
     "slips",
     "standings",
+    "watch",
 ]
 
 
@@ -988,3 +989,33 @@ def slips(source: str | Backend, *, round_: int | None = None, paper: str | None
              f"{PER_PAGE[size]} to a page; print the {SLIPS} tab and cut along the dashed lines",
              ("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log"]
     return Report(tuple(lines), tab)
+
+
+def watch(source: str | Backend, out: str | Path, *, every: float | None = None,
+          ends: dt.time | dt.datetime | None = None, echo: Callable[[str], None] = print,
+          polls: int | None = None, sleep: Callable[[float], None] | None = None,
+          now: Callable[[], dt.datetime] | None = None) -> Report:
+    """Keep the pages of :func:`publish` current (RULES.md 10.6): an .xlsx is read again when its modification
+    time changes (checked every ``every`` seconds, default 2), a Google Sheet every ``every`` seconds (default
+    15, at least 5); the pages are republished only when a tab changed, and a line says which. A bad cell
+    leaves the pages as they were, with a notice, until it is fixed. Stops on Ctrl-C (or after ``polls``)."""
+    import time
+
+    from .watch import Watcher
+
+    backend = open_backend(source)
+    sheet = not isinstance(backend, ExcelBackend)
+    if every is None:
+        every = 15.0 if sheet else 2.0
+    if every < (5 if sheet else 0.2):
+        least = "5 s on a Google Sheet (its read quota is 60 reads a minute)" if sheet else "0.2 s"
+        raise SheetswissError(f"--every: {every:g} s is too often; at least {least}")
+    if not sheet and not backend.exists():
+        backend.read()  # the usual one-line error for a missing or mistyped file
+    folder = Path(out)
+    watcher = Watcher(backend, folder, lambda book, when: publish_book(book, folder, now=when, ends=ends).lines,
+                      every, echo, sleep=sleep or time.sleep)
+    if now is not None:
+        watcher.now = now
+    watcher.run(polls)
+    return Report(())
