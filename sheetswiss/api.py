@@ -83,6 +83,7 @@ __all__ = [
     "seat",
     "slips",
     "standings",
+    "watch",
 ]
 
 
@@ -395,8 +396,10 @@ def round_end(book: Book, round_minutes: int | None, ends: dt.time | dt.datetime
 def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time | dt.datetime | None = None) -> Report:
     """:func:`publish` from a workbook already read (``watch`` reads once and publishes when it changed)."""
     from . import publish as pages_for
+    from .feed import event_feed, feed_json
 
     when = now
+    feed: str | None = None
     if parse_settings_tab(book).format == "heats":
         settings, _, games = _heat_event(book)
         nav = [("index.html", "Seating"), ("qualifiers.html", "Qualifiers")]
@@ -406,6 +409,7 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
         event = parse_event(book)
         table = compute_standings(event)
         end = round_end(book, event.settings.round_minutes, ends, when)
+        bracket: Bracket | None = None
         if _playoff_seeds(book):  # the playoff is what players look for now: it becomes the first page
             bracket, _ = _typed_bracket(book, event)
             nav = [("index.html", "Playoff"), ("pairings.html", "Pairings"), ("standings.html", "Standings")]
@@ -415,13 +419,16 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
             nav = [("index.html", "Pairings"), ("standings.html", "Standings")]
             pages = [pages_for.pairings_page(event, nav, when, ends=end)]
         pages.append(pages_for.standings_page(event, table, nav, when))
+        feed = feed_json(event_feed(event, table, bracket=bracket, ends=end, when=when))
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    for page in pages:
-        tmp = folder / f".{page.name}.tmp"
-        tmp.write_text(page.html, encoding="utf-8")
-        tmp.replace(folder / page.name)
-    return Report((f"Published {len(pages)} pages to {folder}: " + ", ".join(p.name for p in pages),
+    files = [(page.name, page.html) for page in pages] + ([("event.json", feed)] if feed is not None else [])
+    for name, text in files:
+        tmp = folder / f".{name}.tmp"
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(folder / name)
+    return Report((f"Published {len(pages)} pages to {folder}: " + ", ".join(p.name for p in pages)
+                   + (", and the feed event.json" if feed is not None else ""),
                    f"Open {folder / 'index.html'} or put the folder on any web host."))
 
 
@@ -1007,3 +1014,33 @@ def slips(source: str | Backend, *, round_: int | None = None, paper: str | None
              f"{PER_PAGE[size]} to a page; print the {SLIPS} tab and cut along the dashed lines",
              ("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log"]
     return Report(tuple(lines), tab)
+
+
+def watch(source: str | Backend, out: str | Path, *, every: float | None = None,
+          ends: dt.time | dt.datetime | None = None, echo: Callable[[str], None] = print,
+          polls: int | None = None, sleep: Callable[[float], None] | None = None,
+          now: Callable[[], dt.datetime] | None = None) -> Report:
+    """Keep the pages of :func:`publish` current (RULES.md 10.6): an .xlsx is read again when its modification
+    time changes (checked every ``every`` seconds, default 2), a Google Sheet every ``every`` seconds (default
+    15, at least 5); the pages are republished only when a tab changed, and a line says which. A bad cell
+    leaves the pages as they were, with a notice, until it is fixed. Stops on Ctrl-C (or after ``polls``)."""
+    import time
+
+    from .watch import Watcher
+
+    backend = open_backend(source)
+    sheet = not isinstance(backend, ExcelBackend)
+    if every is None:
+        every = 15.0 if sheet else 2.0
+    if every < (5 if sheet else 0.2):
+        least = "5 s on a Google Sheet (its read quota is 60 reads a minute)" if sheet else "0.2 s"
+        raise SheetswissError(f"--every: {every:g} s is too often; at least {least}")
+    if not sheet and not backend.exists():
+        backend.read()  # the usual one-line error for a missing or mistyped file
+    folder = Path(out)
+    watcher = Watcher(backend, folder, lambda book, when: publish_book(book, folder, now=when, ends=ends).lines,
+                      every, echo, sleep=sleep or time.sleep)
+    if now is not None:
+        watcher.now = now
+    watcher.run(polls)
+    return Report(())

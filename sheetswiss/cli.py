@@ -403,6 +403,31 @@ def slips(source: str, credentials: str | None, round_: int | None, paper: str |
 
 
 @cli.command()
+@source_argument
+@click.argument("out", metavar="SITE_DIR")
+@click.option("--every", type=float, metavar="SECONDS",
+              help="How often to look: default 2 s for an .xlsx (it is read only when saved), 15 s for a "
+                   "Google Sheet (at least 5).")
+@click.option("--ends", metavar="HH:MM", type=click.DateTime(["%H:%M", "%Y-%m-%d %H:%M"]),
+              help="When the current round ends, as for publish.")
+def watch(source: str, credentials: str | None, out: str, every: float | None, ends: Any) -> None:
+    """Keep the players' pages in SITE_DIR current while you type; Ctrl-C stops.
+
+    Republishes (pages and event.json) only when the workbook changed, a line per change; a bad
+    cell leaves the pages as they were, with a notice, until it is fixed.
+
+    Example:
+
+    \b
+        sheetswiss watch convention.xlsx site/
+    """
+    from . import api
+
+    end = ends.time() if ends is not None and ends.year == 1900 else ends
+    api.watch(backend(source, credentials), out, every=every, ends=end, echo=click.echo)
+
+
+@cli.command()
 @click.argument("source", metavar="SOURCE")
 @click.argument("destination", metavar="DEST")
 @credentials_option

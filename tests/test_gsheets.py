@@ -311,6 +311,9 @@ def test_updates_fill_empty_cells_in_the_one_batch_and_a_filled_cell_stops_the_w
         backend(fake).write(Changes(tool_tabs=(Tab("Log", (("x",),)),),
                                     updates=(Update("Players", 4, 2, 1), Update("Players", 2, 2, 1700))))
     assert [r.split()[0] for r in fake.requests()[before:]] == ["GET", "POST", "POST"]  # the write, put back
+    copies = [r["copyPaste"] for r in fake.log[-2][3]["requests"] if "copyPaste" in r]
+    assert [(c["source"]["startRowIndex"], c["source"]["endRowIndex"], c["pasteType"]) for c in copies] == [
+        (1, 4, "PASTE_NORMAL"), (1, 4, "PASTE_VALUES"), (0, 1000, "PASTE_NORMAL")]  # Players B2:B4 once, the Log
     assert tabs_but_the_guard(fake) == snapshot
     with pytest.raises(BadWorkbook, match=r"^Ratings: no such tab; nothing was written$"):
         backend(fake).write(Changes(updates=(Update("Ratings", 2, 2, 1),)))

@@ -106,3 +106,23 @@ def test_libreoffice_prints_five_slips_a_letter_page_and_six_an_a4(tmp_path: Pat
                               text=True).stdout.split("\f")
         slip_pages = [page for page in text if "Signatures:" in page]
         assert [page.count("Signatures:") for page in slip_pages] == ([5, 5, 1] if pages == 3 else [6, 5])
+
+
+def test_slips_on_a_google_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sheetswiss.backends.gsheets import GoogleSheetsBackend, RewritingSession
+
+    from .fake_sheets import FakeSheets
+
+    key = "1FakeSheetKeyForSheetswissTests0123456789"
+    with FakeSheets() as fake:
+        monkeypatch.setenv("SHEETSWISS_SHEETS_ENDPOINT", fake.url)
+        fake.create(key)
+        backend = GoogleSheetsBackend(key, session=RewritingSession(fake.url))
+        api.new(backend, seed=2, now=NOW)
+        fake.type(key, "Players", {f"A{r}": f"Player {r}" for r in range(2, 8)})
+        api.pair(backend, now=NOW)
+        code, out, err = run("slips", f"gsheet:{key}", "--paper", "a4")
+        assert code == 0, err
+        assert out.startswith("Round 1: 3 slips on 1 A4 page(s), 6 to a page")
+        rows = backend.read().rows("Slips")
+        assert sum(1 for row in rows if row and row[0] == "Signatures:") == 3

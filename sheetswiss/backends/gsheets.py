@@ -601,10 +601,13 @@ class GoogleSheetsBackend:
                     expect[r, c] = row[c] if c < len(row) else None
             if expect:
                 gm.append((append.tab, append.first_row - 1, max(r for r, _ in expect) + 1, expect))
-        for update in changes.updates:
+        filled: dict[str, dict[tuple[int, int], Value]] = {}
+        for update in changes.updates:  # one block a tab, however many cells are filled
             grid = sheets[update.tab]["gridProperties"]
             if update.row <= grid["rowCount"] and update.column <= grid["columnCount"]:
-                gm.append((update.tab, update.row - 1, update.row, {(update.row - 1, update.column - 1): None}))
+                filled.setdefault(update.tab, {})[update.row - 1, update.column - 1] = None
+        for tab, expect in filled.items():
+            gm.append((tab, min(r for r, _ in expect), max(r for r, _ in expect) + 1, expect))
         copies: list[_Copy] = []
         at = 0
         for tab, first, end, expect in gm:

@@ -323,10 +323,11 @@ class Costs:
             return abs(p + q - (self.size[g] - 1))
         return 0 * p
 
-    def levels(self, i: int, j: int) -> list[int]:
-        """The eleven level costs of positions ``i < j`` (``j`` may be the bye), level 3 scaled."""
+    def levels(self, i: int, j: int, draw: int | None = None) -> list[int]:
+        """The eleven level costs of positions ``i < j`` (``j`` may be the bye), level 3 scaled; ``draw`` is
+        the pair's level 11 when the caller has drawn it already (:func:`pair_draw` on arrays)."""
         c = [0] * len(LEVELS)
-        c[RANDOM] = self.draw(i, j)
+        c[RANDOM] = self.draw(i, j) if draw is None else draw
         if j == self.bye:
             c[SCORE] = self.t3[self.group[i]][self.groups]
             c[HEIGHT] = self.height[self.groups] - self.height[self.group[i]]
@@ -766,7 +767,13 @@ class Solver:
                     exact(*_key(rows[x], cols[y]))
         keep_x = [x for x in range(len(rows)) if abs(a[x]) < _WIDE]
         keep_y = [y for y in range(len(cols)) if abs(b[y]) < _WIDE]
-        if not keep_x or not keep_y:
+        if not keep_x or not keep_y or fixed >= 2 * _WIDE:  # then a[x] + b[y] < fixed: all fine
+            return
+        if fixed <= -2 * _WIDE:  # beyond 64-bit halves: every pair one by one
+            for x in keep_x:
+                for y in keep_y:
+                    if not same or y > x:
+                        exact(rows[x], cols[y])
             return
         px, py = np.array(keep_x, dtype=np.int64), np.array(keep_y, dtype=np.int64)
         u, v = np.array(rows, dtype=np.int64)[px], np.array(cols, dtype=np.int64)[py]
@@ -847,7 +854,11 @@ def compressed(costs: Costs, edges: Iterable[tuple[int, int]]) -> dict[tuple[int
     matching of G' can have (half the sum over nodes of each node's largest cost), so the weights stay
     far smaller than the encoding valid for the whole complete graph.
     """
-    levels = {e: costs.levels(*e) for e in edges}
+    pairs = list(edges)
+    first = np.array([i for i, _ in pairs], dtype=np.int64)
+    second = np.array([j for _, j in pairs], dtype=np.int64)
+    draws = pair_draw(costs.key_array[first], costs.key_array[second]).tolist() if pairs else []
+    levels = {e: costs.levels(*e, draw=d) for e, d in zip(pairs, draws)}
     width = len(LEVELS)
     most: list[dict[int, int]] = [defaultdict(int) for _ in range(width)]
     for (i, j), lv in levels.items():
