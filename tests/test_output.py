@@ -118,7 +118,7 @@ def test_numbers_stand_apart_from_names_in_seating_and_qualifiers(tmp_path: Path
 
 
 def test_every_command_that_writes_a_workbook_has_dry_run_and_the_readme_says_which() -> None:
-    writes_no_workbook = {"publish", "export", "demo", "login"}
+    writes_no_workbook = {"publish", "export", "watch", "demo", "login"}
     commands = {name: command for name, command in cli.commands.items()}
     with_dry_run = {name for name, command in commands.items()
                     if any(isinstance(p, click.Option) and "--dry-run" in p.opts for p in command.params)}
