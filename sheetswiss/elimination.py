@@ -187,6 +187,9 @@ def seat_first_round(q: Qualification, settings: Settings, absent: Collection[Pl
             replacements.append(Replacement(absent=p, by=by, why=f"alternate {q.alternate_order.index(by) + 1}"))
         else:
             replacements.append(Replacement(absent=p, by=None, why="no alternate left"))
+    if not players:
+        raise SheetswissError(f"Qualifiers: every qualifier is absent ({', '.join(q.qualified)}) and no alternate is "
+                              "present, so nobody can be seated; check who is absent")
     notes = [f"Alternate {q.alternate_order.index(p) + 1} {p} is absent too, so passed over" for p in skipped
              if any(r.by is not None and q.alternate_order.index(r.by) > q.alternate_order.index(p)
                     for r in replacements)]
@@ -254,6 +257,9 @@ def seat_next_round(q: Qualification, rounds: Sequence[HeatGame], settings: Sett
             by = spare.pop(0)
             players.append(by)
             notes.append(f"{by} fills the final as the closest {last} runner-up (final_fill: {settings.final_fill})")
+    if not players:
+        raise SheetswissError(f"Heats: every {last} winner is absent ({', '.join(winners)}) and no {last} runner-up "
+                              "can take a seat, so nobody can be seated; check who is absent")
     if STAGES.index(stage) <= STAGES.index(last):
         stage = STAGES[STAGES.index(last) + 1]
     return RoundSeating(stage=stage, tables=_seated(stage, players, _seeds(q), settings),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.backends.excel import ExcelBackend
@@ -174,8 +174,12 @@ def test_alternates_replace_absentees_in_order(games: list[HeatGame], gone: set[
     q = qualify(games, s)
     if not q.qualified or any(r.status.value == "tied" for r in q.rows):
         return
-    r = seat_first_round(q, s, gone)
     present_alternates = [p for p in q.alternate_order if p not in gone]
+    if set(q.qualified) <= gone and not present_alternates:
+        with pytest.raises(SheetswissError, match="nobody can be seated"):
+            seat_first_round(q, s, gone)
+        return
+    r = seat_first_round(q, s, gone)
     used = [x.by for x in r.replacements if x.by is not None]
     assert used == present_alternates[:len(used)]
     assert [x.absent for x in r.replacements] == [p for p in q.qualified if p in gone]
@@ -196,6 +200,10 @@ def test_every_semifinal_winner_present_reaches_the_final(tables: int, data: st.
     gone = set(data.draw(st.sets(st.sampled_from(names))))
     winners = {g.seats[max(range(4), key=lambda i: g.seats[i].score or 0)].player for g in semis}
     fill = data.draw(st.sampled_from(["allowed", "full", "none"]))
+    if set(names) <= gone:
+        with pytest.raises(SheetswissError, match="nobody can be seated"):
+            seat_next_round(q, semis, Settings(final_fill=fill), gone)
+        return
     r = seat_next_round(q, semis, Settings(final_fill=fill), gone)
     assert r.stage == "final" and winners - gone <= set(r.players) and not set(r.players) & gone
 
@@ -424,6 +432,7 @@ def test_final_rows_typed_before_the_semifinal_is_scored(qualified: Path) -> Non
 @settings(max_examples=40, deadline=None)
 @given(st.integers(8, 60), st.sampled_from(["hmw-p", "hmw-t", "hwo", "hmw"]), st.integers(0, 10**6),
        st.sampled_from([None, 24, 36]))
+@example(8, "hwo", 1795, None)  # both heat winners absent under HWO: nobody to seat
 def test_any_event_runs_from_the_heats_to_the_places(players: int, method: str, seed: int,
                                                     quarterfinal: int | None) -> None:
     """Random heats, random absences at every round: the chain ends in a final and places without a gap."""
@@ -436,8 +445,9 @@ def test_any_event_runs_from_the_heats_to_the_places(players: int, method: str, 
     rounds: list[HeatGame] = []
     try:
         seated = seat_first_round(q, s, gone)
-    except SheetswissError as e:  # absences left a field no allowed tables seat: the GM must say who plays
-        assert "cannot be seated at tables of 3 or 4 (table_sizes)" in str(e)
+    except SheetswissError as e:  # absences left a field no allowed tables seat, or nobody: the GM must say who plays
+        assert "cannot be seated at tables of 3 or 4 (table_sizes)" in str(e) or "nobody can be seated" in str(e)
+        assert gone
         return
     while True:
         assert seated.players and not set(seated.players) & gone
@@ -448,7 +458,11 @@ def test_any_event_runs_from_the_heats_to_the_places(players: int, method: str, 
         if seated.stage == "final":
             break
         gone = {p for p in seated.players if rng.random() < 0.1}
-        seated = seat_next_round(q, rounds, s, gone)
+        try:
+            seated = seat_next_round(q, rounds, s, gone)
+        except SheetswissError as e:  # every winner absent and no runner-up to take a seat
+            assert "nobody can be seated" in str(e) and gone
+            return
     rows = final_places(rounds, s)
     assert len({r.player for r in rows}) == len(rows) and rows[0].place == 1
     assert all(b.place >= a.place for a, b in itertools.pairwise(rows))
