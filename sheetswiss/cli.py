@@ -516,14 +516,15 @@ def export_(source: str, credentials: str | None, out: str, format_: str | None,
 @credentials_option
 @dry_run_option
 def import_(infile: str, destination: str, credentials: str | None, dry_run: bool) -> None:
-    """Bring a TRF into a workbook (a new one made from it, or an existing one's next rounds), or a CSV of
-    players or results into an existing workbook.
+    """Bring a TRF or Netrunner results JSON into a workbook (a new one made from it, or an existing one's next
+    rounds), or a CSV of players or results into an existing workbook.
 
     Example:
 
     \b
         sheetswiss import club-champs.trf club-champs.xlsx
         sheetswiss import registrations.csv club-champs.xlsx
+        sheetswiss import cobra-export.json store-champs.xlsx
     """
     from .interchange import import_file
 

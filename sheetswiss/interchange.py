@@ -13,7 +13,8 @@ import datetime as dt
 import os
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 from .api import Report, _now, checksum, open_backend
@@ -208,7 +209,8 @@ def _points_notes(book: Book, parsed: trf.TrfFile) -> list[str]:
 
 def import_file(infile: str | Path, destination: str | Backend, *, dry_run: bool = False, seed: int = 0,
                 now: dt.datetime | None = None) -> Report:
-    """Bring a TRF into a workbook: a new one made from it, or an existing one's rounds carried on.
+    """Bring a TRF or Netrunner results JSON into a workbook: a new one made from it, or an existing one's rounds
+    carried on (a CSV goes to :func:`_import_csv`).
 
     Into an existing workbook: players not yet in Players (names compared ignoring case) are appended,
     and the rounds after the last one in Results are appended; rounds already there are left alone and
@@ -218,10 +220,16 @@ def import_file(infile: str | Path, destination: str | Backend, *, dry_run: bool
     path = Path(infile)
     if path.suffix.lower() == ".csv":
         return _import_csv(path, open_backend(destination), dry_run=dry_run, when=_now(now))
-    if path.suffix.lower() not in (".trf", ".txt"):
-        raise SheetswissError(f"{path.name}: import reads a TRF (.trf or .txt) or a CSV of players or results (.csv)")
-    parsed = trf.read(_read_text(path), path.name)
-    imported = trf.workbook_rows(parsed)
+    published: Mapping[str, nrtm.Published] | None = None
+    parsed: trf.TrfFile | None = None
+    if path.suffix.lower() == ".json":
+        imported, published = nrtm.read(_read_text(path), path.name)
+    elif path.suffix.lower() in (".trf", ".txt"):
+        parsed = trf.read(_read_text(path), path.name)
+        imported = trf.workbook_rows(parsed)
+    else:
+        raise SheetswissError(f"{path.name}: import reads a TRF (.trf or .txt), Netrunner results JSON (.json) or a "
+                              "CSV of players or results (.csv)")
     backend = open_backend(destination)
     when = _now(now)
     lines: list[str] = []
@@ -262,7 +270,8 @@ def import_file(infile: str | Path, destination: str | Backend, *, dry_run: bool
                      f"from {path.name} to {backend.label}")
         if skipped:
             lines.append(f"Rounds {', '.join(map(str, skipped))} are in Results already and were left as they are")
-    lines += list(imported.notes) + _points_notes(book, parsed)
+    lines += list(imported.notes)
+    lines += _points_notes(book, parsed) if parsed is not None else _compare(book, published or {})
     if not dry_run:
         backend.write(changes)
     return Report(tuple(lines), imported)
@@ -299,3 +308,28 @@ def _import_csv(path: Path, backend: Backend, *, dry_run: bool, when: dt.datetim
     if not dry_run:
         backend.write(Changes(appends=tuple(appends), tool_tabs=(log,)))
     return Report(tuple(lines), None)
+
+
+def _compare(book: Book, published: Mapping[str, nrtm.Published]) -> list[str]:
+    """Each player's points, SoS and ESoS here against the file's (4 decimals, as Cobra shows them)."""
+    from .tiebreaks import Context
+
+    event = parse_event(book)
+    table = compute_standings(event, through=event.paired_rounds)
+    ctx = Context.of(event, through=event.paired_rounds)
+    sos, esos = ctx.values("cobra_sos"), ctx.values("cobra_esos")
+    ours = {row.player: row.points for row in table.rows}
+    differ = []
+    for name, p in published.items():
+        if name not in ours:
+            continue
+        mine = (number_text(ours[name]), number_text(sos[name]), number_text(esos[name]))
+        theirs = (number_text(p.points) if p.points is not None else mine[0],
+                  number_text(Fraction(p.sos).limit_denominator(10**6)) if p.sos is not None else mine[1],
+                  number_text(Fraction(p.esos).limit_denominator(10**6)) if p.esos is not None else mine[2])
+        if mine != theirs:
+            differ.append(f"{name} {'/'.join(mine)} (file {'/'.join(theirs)})")
+    if not differ:
+        return [f"Points, SoS and ESoS agree with the file for all {len(published)} players"]
+    return [f"Points/SoS/ESoS differ from the file's for {len(differ)} players: " + ", ".join(differ[:5])
+            + (" ..." if len(differ) > 5 else "")]

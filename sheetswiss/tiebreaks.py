@@ -444,14 +444,14 @@ class Context:
 
     @cached_property
     def cobra_played(self) -> dict[PlayerId, Fraction]:
-        """Cobra's rounds played: the weights of the rounds with a Results row for the player (RULES.md 4.12)."""
+        """Cobra's rounds played: the weights of the player's rounds Cobra would have a pairing for (RULES.md 4.12)."""
         weight = self.settings.round_weight
         return {x: sum((weight(r.round) for r in rs if r.kind not in _UNPAIRED), Fraction(0))
                 for x, rs in self.records.items()}
 
     @cached_property
     def cobra_points(self) -> dict[PlayerId, int]:
-        """Points (``1/unit``) of the rounds with a Results row: a late entry's awarded points are not Cobra's."""
+        """Points (``1/unit``) of those rounds: a late entry's awarded points are not Cobra's."""
         return {x: sum(p for r, p in zip(rs, self.round_points[x]) if r.kind not in _UNPAIRED)
                 for x, rs in self.records.items()}
 
@@ -903,8 +903,9 @@ def random_lot(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
     return Fraction(ctx.lot[x])
 
 
-_UNPAIRED = frozenset({RoundKind.LATE, RoundKind.ABSENT})
-"""Rounds without a Results row for the player: Cobra has no pairing for them (RULES.md 4.12)."""
+_UNPAIRED = frozenset({RoundKind.LATE, RoundKind.ABSENT, RoundKind.ZERO_BYE})
+"""Rounds Cobra has no pairing for (RULES.md 4.12): before a late entry, after a drop, and a round the player
+missed (an ``absent`` or ``zero bye`` row: Cobra does not pair a player who is not there)."""
 
 
 def _cobra_terms(ctx: Context, x: PlayerId) -> list[tuple[PlayerId, Fraction]]:
@@ -925,8 +926,9 @@ def cobra_sos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
 
     Each opponent's points divided by the rounds that opponent played, averaged over the player's
     opponents, each term weighted by its round's weight (``round_weights``, 1 unless set). An
-    opponent's rounds played are the weights of the rounds with a Results row for them: byes count,
-    rounds before a late entry and after a drop do not; their points are those rounds' points. The
+    opponent's rounds played are the weights of their rounds with a game, a forfeit, a bye or a half bye:
+    rounds before a late entry, after a drop or missed (``absent``) do not count; their points are those
+    rounds' points. The
     player's own byes are left out; no opponent gives 0. Under ``sides: double`` a round's two games
     are one term worth 0-6. Cobra's test: laurie (bye, beat johno 6-0) v dan (3-3 with johno, bye):
     SoS of laurie 3/2 = 1.5, of johno (6 + 9/2) / 2 = 5.25.

@@ -116,6 +116,13 @@ def test_single_sided_bye_is_three_and_drops_and_late_entries_count_rounds_playe
     assert {x: values[x][2] for x in esos} == esos
 
 
+def test_a_round_missed_is_not_a_round_played() -> None:
+    """C is absent in round 1 (no Cobra pairing), then beats A: C's points per round are 3/1, not 3/2."""
+    rows = [(1, "A", "B", "1-0"), (1, "C", None, "absent"), (2, "C", "A", "1-0"), (2, "B", None, "bye")]
+    values = cobra(make_event(["A", "B", "C"], rows, points="netrunner"))
+    assert values["A"][1] == (F(3, 2) + F(3, 1)) / 2  # B: 0 + 3 over 2 rounds; C: 3 over 1
+
+
 def test_round_weights_setting() -> None:
     assert parse_settings([(2, "round_weights", "6: 1/2, 7=0.5")]).round_weight(6) == F(1, 2)
     assert Settings().round_weight(3) == 1

@@ -9,7 +9,7 @@ from sheetswiss.backends.excel import ExcelBackend
 
 from .test_cli import one_line_error, run
 from .test_netrunner import split, sweep
-from .test_trf import workbook
+from .test_trf import games, table, workbook
 
 PLAYER_KEYS = {"id", "name", "rank", "corpFaction", "corpIdentity", "runnerFaction", "runnerIdentity", "matchPoints",
                "strengthOfSchedule", "extendedStrengthOfSchedule"}
@@ -93,3 +93,78 @@ def test_an_unknown_format_is_one_line(tmp_path: Path) -> None:
     path = netrunner_event(tmp_path)
     err = one_line_error(tmp_path / "x.json", "export", str(path), str(tmp_path / "x.json"), "--format", "xml")
     assert err == "unknown format 'xml'; known: trf, nrtm, csv"
+
+
+def test_the_json_comes_back_as_the_same_event(tmp_path: Path) -> None:
+    path = netrunner_event(tmp_path)
+    out = tmp_path / "nr.json"
+    assert run("export", str(path), str(out))[0] == 0
+    back = tmp_path / "back.xlsx"
+    code, text, err = run("import", str(out), str(back))
+    assert code == 0, err
+    assert text.splitlines() == [f"Created {back} from nr.json: 3 players, 6 Results rows (rounds 1-2)",
+                                 "Points, SoS and ESoS agree with the file for all 3 players"]
+    assert games(back) == games(path)
+    assert table(back) == table(path)
+
+
+COBRA_LIKE = {
+    "name": "Weighted", "date": "2024-01-01", "cutToTop": 0, "preliminaryRounds": 3,
+    "players": [
+        {"id": 11, "name": "Laurie", "rank": 1, "corpIdentity": None, "runnerIdentity": None, "matchPoints": 12,
+         "strengthOfSchedule": 1.5, "extendedStrengthOfSchedule": 5.25},
+        {"id": 12, "name": "Dan", "rank": 2, "corpIdentity": None, "runnerIdentity": None, "matchPoints": 9,
+         "strengthOfSchedule": 1.5, "extendedStrengthOfSchedule": 5.25},
+        {"id": 13, "name": "Johno", "rank": 3, "corpIdentity": None, "runnerIdentity": None, "matchPoints": 3,
+         "strengthOfSchedule": 5.25, "extendedStrengthOfSchedule": 1.5},
+        {"id": 14, "name": "Late", "rank": 4, "corpIdentity": None, "runnerIdentity": None, "matchPoints": 0,
+         "strengthOfSchedule": 0.0, "extendedStrengthOfSchedule": 0.0},
+    ],
+    "rounds": [
+        [{"table": 1, "player1": {"id": 12, "combinedScore": 3}, "player2": {"id": 13, "combinedScore": 3}},
+         {"table": 2, "player1": {"id": 11, "combinedScore": 6}, "player2": {"id": None, "combinedScore": 0}}],
+        [{"table": 1, "player1": {"id": 11, "runnerScore": 3, "corpScore": 3, "combinedScore": 6},
+          "player2": {"id": 13, "runnerScore": 0, "corpScore": 0, "combinedScore": 0}},
+         {"table": 2, "player1": {"id": 12, "combinedScore": 6}, "player2": {"id": None, "combinedScore": 0}}],
+        [{"table": 1, "player1": {"id": 11, "role": "corp", "winner": True},
+          "player2": {"id": 12, "role": "runner", "winner": False}, "eliminationGame": True}],
+    ],
+}
+"""Cobra's three-person test event as its export would carry it: a split and a bye given as combined scores
+only, a sweep with the sides' scores, an elimination game; and a fourth player never paired."""
+
+
+def test_a_cobra_export_is_ranked_as_cobra_ranked_it(tmp_path: Path) -> None:
+    src = tmp_path / "cobra.json"
+    src.write_text(json.dumps(COBRA_LIKE), encoding="utf-8")
+    back = tmp_path / "cobra.xlsx"
+    code, text, err = run("import", str(src), str(back))
+    assert code == 0, err
+    assert text.splitlines() == [f"Created {back} from cobra.json: 4 players, 6 Results rows (rounds 1-2)",
+                                 "1 elimination rounds left out: run sheetswiss playoffs and type the winners",
+                                 "Points, SoS and ESoS agree with the file for all 4 players"]
+    assert games(back) == {1: {("Dan", "Johno", "1-0"), ("Johno", "Dan", "1-0"), ("Laurie", None, "bye")},
+                           2: {("Laurie", "Johno", "1-0"), ("Johno", "Laurie", "0-1"), ("Dan", None, "bye")}}
+    settings = {row[0]: row[1] for row in ExcelBackend(back).read().rows("Settings")[1:]}
+    assert (settings["points"], settings["sides"], settings["rounds"]) == ("netrunner", "double", "3")
+    status = {row[0]: (*row, None, None, None)[3] for row in ExcelBackend(back).read().rows("Players")[1:]}
+    assert status["Late"] == "dropped"
+    players = [dict(p) for p in COBRA_LIKE["players"]]  # type: ignore[attr-defined]
+    players[0]["strengthOfSchedule"] = 1.4
+    src.write_text(json.dumps(dict(COBRA_LIKE, players=players)), encoding="utf-8")
+    code, text, err = run("import", str(src), str(tmp_path / "other.xlsx"))
+    assert code == 0, err
+    assert text.splitlines()[-1] == ("Points/SoS/ESoS differ from the file's for 1 players: "
+                                     "Laurie 12/1.5/5.25 (file 12/1.4/5.25)")
+
+
+def test_unreadable_json_is_one_line(tmp_path: Path) -> None:
+    src = tmp_path / "bad.json"
+    src.write_text('{"players": [', encoding="utf-8")
+    dest = tmp_path / "bad.xlsx"
+    assert one_line_error(dest, "import", str(src), str(dest)).startswith("bad.json:1:14: not readable JSON")
+    src.write_text(json.dumps({"players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}],
+                               "rounds": [[{"table": 4, "player1": {"id": 1, "combinedScore": 5},
+                                            "player2": {"id": 2, "combinedScore": 0}}]]}), encoding="utf-8")
+    assert one_line_error(dest, "import", str(src), str(dest)) == (
+        "bad.json: round 1, table 4: cannot read the scores as Netrunner games ((5, 0))")

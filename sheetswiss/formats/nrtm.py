@@ -20,14 +20,16 @@ from fractions import Fraction
 from typing import Any, final
 
 from ..cut_sides import CutSide
+from ..errors import SheetswissError
 from ..model import Event, Game, PlayerId
 from ..playoffs import Bracket
 from ..results import Outcome, ResultKind
 from ..scoring import per_round, scale_for
 from ..standings import Standings
 from ..tiebreaks import Context
+from .trf import Imported
 
-__all__ = ["Identities", "write"]
+__all__ = ["Identities", "Published", "read", "write"]
 
 
 @final
@@ -181,3 +183,126 @@ def write(event: Event, table: Standings, *, date: dt.date, identities: Mapping[
         "links": [],
     }
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+# --- Reading -------------------------------------------------------------------------------------------
+
+_GAME = {(3, 0): "1-0", (0, 3): "0-1", (1, 1): "1/2", (0, 0): "--"}
+"""One game's points (corp, runner) as a Results spelling, the corp being Player A."""
+_MATCH = {(6, 0): ("1-0", "0-1"), (0, 6): ("0-1", "1-0"), (3, 3): ("1-0", "1-0"), (4, 1): ("1-0", "1/2"),
+          (1, 4): ("1/2", "1-0"), (2, 2): ("1/2", "1/2"), (3, 0): ("1-0", "--"), (0, 3): ("--", "1-0"),
+          (1, 0): ("1/2", "--"), (0, 1): ("--", "1/2"), (0, 0): ("--", "--")}
+"""A double-sided round's combined points (player1, player2) as its two games, when the sides' points are
+not given: player1 is the corp in the first (a split is read as each winning as the corp, *decision*)."""
+
+
+def _score(value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        raise ValueError(f"{value!r} is not a whole number of points")
+    return int(value)
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Published:
+    """A player's points, SoS and ESoS as the file states them (to compare with sheetswiss's)."""
+
+    points: Fraction | None
+    sos: float | None
+    esos: float | None
+
+
+def read(text: str, source: str) -> tuple[Imported, dict[str, Published]]:
+    """Workbook rows from Netrunner results JSON (Cobra's or NRTM's export; RULES.md 11.2), and what the
+    file says of each player's points, SoS and ESoS.
+
+    Swiss rounds only (the elimination games are the Playoffs tab's, which the tool draws). A
+    double-sided round becomes two Results rows (player1 is the corp in the first); a single-sided one a
+    row with the corp as Player A. A player first paired after round 1 gets Joined, one whose pairings
+    stop early Status (the round of their last pairing). Problems are one line naming the round and table.
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SheetswissError(f"{source}:{e.lineno}:{e.colno}: not readable JSON ({e.msg})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        raise SheetswissError(f"{source}: no players list; is this a Netrunner results file (Cobra, NRTM)?")
+    names: dict[object, str] = {}
+    published: dict[str, Published] = {}
+    for i, p in enumerate(data["players"], start=1):
+        if not isinstance(p, dict) or "id" not in p or not str(p.get("name") or "").strip():
+            raise SheetswissError(f"{source}: players[{i - 1}] has no id or no name")
+        name = str(p["name"]).strip()
+        if name in names.values():
+            name = f"{name} ({p['id']})"
+        names[p["id"]] = name
+        pts = p.get("matchPoints")
+        published[name] = Published(points=Fraction(pts) if isinstance(pts, (int, float)) else None,
+                                    sos=p.get("strengthOfSchedule"), esos=p.get("extendedStrengthOfSchedule"))
+    swiss = [r for r in data.get("rounds") or [] if isinstance(r, list)
+             and not any(isinstance(m, dict) and m.get("eliminationGame") for m in r)]
+    single = any(isinstance(m, dict) and isinstance(m.get("player1"), dict) and "role" in m["player1"]
+                 and m["player1"].get("role") for r in swiss for m in r)
+    results: list[tuple[int, int | None, str, str, str]] = []
+    seen: dict[str, list[int]] = {name: [] for name in names.values()}
+    for r, pairings in enumerate(swiss, start=1):
+        for m in pairings:
+            where = f"{source}: round {r}, table {m.get('table', '?')}"
+            p1, p2 = m.get("player1") or {}, m.get("player2") or {}
+            a, b = names.get(p1.get("id")), names.get(p2.get("id"))
+            if (p1.get("id") is not None and a is None) or (p2.get("id") is not None and b is None):
+                raise SheetswissError(f"{where}: a player id that is not in players")
+            table = m.get("table") if isinstance(m.get("table"), int) else None
+            try:
+                if a is None or b is None:
+                    alone = a or b
+                    if alone is not None:
+                        results.append((r, table, alone, "BYE", "bye"))
+                        seen[alone].append(r)
+                    continue
+                seen[a].append(r)
+                seen[b].append(r)
+                if single:
+                    corp, runner = (p1, p2) if p1.get("role") != "runner" else (p2, p1)
+                    game = (_score(corp.get("combinedScore")) or 0, _score(runner.get("combinedScore")) or 0)
+                    results.append((r, table, names[corp["id"]], names[runner["id"]], _GAME[game]))
+                    continue
+                c1, r1, c2, r2 = (_score(p1.get("corpScore")), _score(p1.get("runnerScore")),
+                                  _score(p2.get("corpScore")), _score(p2.get("runnerScore")))
+                if None not in (c1, r1, c2, r2):
+                    first, second = _GAME[(c1 or 0, r2 or 0)], _GAME[(c2 or 0, r1 or 0)]
+                else:
+                    first, second = _MATCH[(_score(p1.get("combinedScore")) or 0,
+                                            _score(p2.get("combinedScore")) or 0)]
+                results += [(r, table, a, b, first), (r, table, b, a, second)]
+            except (KeyError, ValueError) as e:
+                raise SheetswissError(f"{where}: cannot read the scores as Netrunner games ({e})") from None
+    rounds = len(swiss)
+    players = []
+    for name, played in seen.items():
+        results += [(r, None, name, "BYE", "absent") for r in range(min(played, default=1), max(played, default=0))
+                    if r not in played]  # a round missed between two played: no Cobra pairing, an absent row
+        joined = min(played) if played and min(played) > 1 else None
+        status: str | int = ""
+        if played and max(played) < rounds:
+            status = max(played)
+        elif not played and rounds:
+            status = "dropped"
+        players.append((name, None, "", status, joined))
+    results.sort(key=lambda row: (row[0], row[1] is None, row[1] or 0))  # by round, then table; byes last
+    settings = [("event_name", str(data.get("name") or "")), ("points", "netrunner"),
+                ("sides", "single" if single else "double")]
+    prelim = data.get("preliminaryRounds")
+    if isinstance(prelim, int) and prelim > 0:
+        settings.append(("rounds", str(prelim)))
+    cut = data.get("cutToTop")
+    if isinstance(cut, int):
+        settings.append(("top_cut", str(cut)))
+    notes = []
+    if len(swiss) < len(data.get("rounds") or []):
+        notes.append(f"{len(data['rounds']) - len(swiss)} elimination rounds left out: run sheetswiss playoffs and "
+                     "type the winners")
+    return Imported(settings=tuple((k, v) for k, v in settings if v), players=tuple(players),
+                    results=tuple(results), notes=tuple(notes)), published
