@@ -400,7 +400,7 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
 
     when = now
     feed: str | None = None
-    if parse_settings_tab(book).format == "heats":
+    if parse_settings_tab(book, Problems()).format == "heats":  # problems: read again with the other tabs
         settings, _, games = _heat_event(book)
         nav = [("index.html", "Seating"), ("qualifiers.html", "Qualifiers")]
         pages = [pages_for.seating_page(settings.event_name, games, nav, when),
@@ -545,11 +545,17 @@ def advance(source: str | Backend, *, absent: Sequence[str] = (), dry_run: bool 
 
     backend = open_backend(source)
     book = backend.read()
-    settings = parse_settings_tab(book)
-    if settings.format != "heats":
+    problems = Problems()
+    settings = parse_settings_tab(book, problems)
+    if settings.format != "heats" and not problems:
         raise SheetswissError("Settings: format is swiss; advance is for heat events")
-    everyone = parse_players(book)
-    heats, rounds = parse_heat_tab(book, settings, everyone)
+    everyone = parse_players(book, problems)
+    heats: tuple[HeatGame, ...] = ()
+    rounds: tuple[HeatGame, ...] = ()
+    if settings.format == "heats":
+        with problems.collect():
+            heats, rounds = parse_heat_tab(book, settings, everyone, problems)
+    problems.raise_any()
     result = heat_qualify(heats, settings)
     check_rounds(result, rounds, settings)
     known = Names(p.name for p in everyone)

@@ -323,3 +323,14 @@ def test_a_google_sheet_gets_the_same_lines(monkeypatch: pytest.MonkeyPatch) -> 
             "Error: Results!E4: the cell shows the spreadsheet error #ERROR!, not a result (a result typed starting "
             "with + - or = is read as a formula); type the result itself, with an apostrophe first when it starts "
             "with + - or = ('+/-)"]
+
+
+def test_publish_lists_every_problem_too(tmp_path: Path) -> None:
+    path = paired(tmp_path)
+    backend = ExcelBackend(path)
+    row = next(r for r, row in enumerate(backend.read().rows("Settings"), 1) if row[0] == "tiebreaks")
+    backend.fill_cells("Settings", {f"B{row}": "koya"})
+    backend.fill_cells("Results", {"E2": "W"})
+    lines = errors(path, "publish", str(path), str(tmp_path / "site"))
+    assert [line.split(":")[0] for line in lines] == [f"Settings!B{row}", "Results!E2"]
+    assert not (tmp_path / "site").exists()
