@@ -1,0 +1,280 @@
+"""The chess family (FIDE Handbook C.07 and seed 004's ARMATI chain): RULES.md 4.2-4.7.
+
+Buchholz (the sum of the opponents' scores) and its cuts, Sonneborn-Berger (SB: the opponents' scores
+weighted by the result against each), SODOS (sum of defeated opponents' scores), the progressive score,
+direct encounter (DE) within a tied group, and the win and Black-game counts. VUR means a voluntary
+unplayed round (C.07 Art. 16.1: a requested bye or a forfeit loss); PAB the pairing-allocated bye.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from ..history import RoundKind, RoundRecord
+from ..model import PlayerId
+from .registry import (
+    Context,
+    Contribution,
+    Group,
+    Kind,
+    Notes,
+    cut,
+    group_tiebreak,
+    number_text,
+    split_by,
+    tiebreak,
+)
+
+
+def _opp_label(ctx: Context) -> str:
+    """How :attr:`Context.opponent_score` counted, for explanations."""
+    if ctx.rule == "points":
+        return "score"
+    if ctx.rule == "fide2009":
+        return "score, unplayed rounds as draws"
+    return "score, rounds after the last paired one as draws"
+
+
+def _explain_contribution(ctx: Context, x: PlayerId, c: Contribution) -> str:
+    rec = c.record
+    value = number_text(ctx.points(c.value))
+    head = f"R{rec.round} {rec.kind.value}" + (f" v {rec.opponent}" if rec.opponent else "")
+    if rec.kind is RoundKind.GAME or (ctx.rule == "points" and rec.opponent):
+        how = f"{rec.opponent}'s {_opp_label(ctx)}"
+    elif ctx.rule == "fide2009":
+        how = "virtual opponent: score before the round + opposite result + a draw a round after"
+    elif ctx.rule == "fide2023":
+        how = f"dummy on {x}'s own score (C.07 16.4)"
+    else:
+        cap = f"{rec.opponent}'s score" if rec.opponent else "a draw a round"
+        how = f"dummy on {x}'s own score, at most {cap} (C.07 16.4.1-2)"
+    return f"  {head}: {value} ({how}){' [VUR]' if c.vur and ctx.rule != 'points' else ''}"
+
+
+def _sum_contributions(ctx: Context, x: PlayerId, notes: Notes, lowest: int = 0, highest: int = 0,
+                       weighted: bool = False) -> Fraction:
+    """Buchholz-family sum over :attr:`Context.contributions`, cut per :func:`cut`; ``weighted`` is SB."""
+    cs = ctx.contributions[x]
+    values = [c.value * c.scored for c in cs] if weighted else [c.value for c in cs]
+    fide_cut = lowest and ctx.rule in ("fide2023", "fide2026")
+    removed = cut(values, lowest, highest, [c.vur for c in cs] if fide_cut else ()) if lowest or highest else []
+    per = 2 if weighted else 1
+    if notes is not None:
+        for c, v in zip(cs, values):
+            line = _explain_contribution(ctx, x, c)
+            notes.append(line + (f" x {number_text(Fraction(c.scored, 2))} = {number_text(ctx.points(v, 2))}"
+                                 if weighted else ""))
+        for i in removed:
+            notes.append(f"  cut: R{cs[i].record.round} ({number_text(ctx.points(values[i], per))})")
+        if not cs:
+            notes.append("  no rounds contribute")
+    return ctx.points(sum(values) - sum(values[i] for i in removed), per)
+
+
+@tiebreak("buchholz", "bh", "sos", "buchholtz", title="Buchholz",
+          legend="the sum of the opponents' scores (a round without an opponent counts as the unplayed setting says)")
+def buchholz(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Buchholz: the sum of the player's round contributions c_r (RULES.md 4.3).
+
+    FIDE C.07 Art. 8.1; seed 004's "SOS". Contributions follow ``unplayed`` (RULES.md 4.2, C.07
+    Art. 16). RULES.md 4.2's P: 10 (``points``), 14 (``fide2009``), 16 (``fide2023``), 14 (``fide2026``).
+    """
+    return _sum_contributions(ctx, x, notes)
+
+
+@tiebreak("buchholz_cut1", "bh_c1", "cut1", "buchholz cut 1", title="BH Cut1",
+          legend="Buchholz without the lowest opponent's score")
+def buchholz_cut1(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Buchholz less the least contribution (RULES.md 4.3; FIDE C.07 Art. 14.1).
+
+    Under ``fide2023``/``fide2026`` the least VUR contribution goes first (C.07 Art. 16.5): RULES.md
+    4.2's Q has 1.5, 2, 3, 3.5 and a half-bye dummy of 2.5, so Cut-1 is 10, not 11.
+    """
+    return _sum_contributions(ctx, x, notes, lowest=1)
+
+
+@tiebreak("buchholz_cut2", "bh_c2", "cut2", "buchholz cut 2", title="BH Cut2",
+          legend="Buchholz without the two lowest opponents' scores")
+def buchholz_cut2(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Buchholz less the two least contributions (RULES.md 4.3; FIDE C.07 Art. 14.2; VUR rule of 16.5)."""
+    return _sum_contributions(ctx, x, notes, lowest=2)
+
+
+@tiebreak("median_buchholz", "median", "m_buchholz", "m_buchholtz", "bh_m1", "median1", title="Med-Buchholz",
+          legend="median Buchholz: Buchholz without the highest and the lowest opponent's score")
+def median_buchholz(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Buchholz less the least and then the greatest contribution (RULES.md 4.3).
+
+    Seed 004's M-Buchholz ("not taking into account the best and the worst totals"); FIDE C.07
+    Median-1. Contributions 3, 2.5, 1 give 2.5; fewer than two contributions give 0.
+    """
+    return _sum_contributions(ctx, x, notes, lowest=1, highest=1)
+
+
+@tiebreak("sonneborn_berger", "sb", "neustadtl", title="SB",
+          legend="Sonneborn-Berger: the scores of the opponents beaten, plus half those of the opponents drawn")
+def sonneborn_berger(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Sonneborn-Berger: Σ c_r · f_r, f = 1 for a win, 1/2 a draw or half bye, 0 a loss (RULES.md 4.4).
+
+    FIDE C.07 Art. 9.1 multiplies by the points scored, which is f on the chess scale; sheetswiss
+    uses f on every scale (*decision*). A PAB counts as what it is worth. Contributions follow
+    ``unplayed`` (4.2; ``fide2009``'s virtual opponents included). RULES.md 4.2's P: 4.5, 8.5, 10.5, 8.5.
+    """
+    return _sum_contributions(ctx, x, notes, weighted=True)
+
+
+@tiebreak("sodos", title="SODOS",
+          legend="sum of defeated opponents' scores: the scores of the opponents beaten over the board (forfeit"
+                 " wins and byes add nothing)")
+def sodos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Sum of the scores of the opponents beaten over the board (RULES.md 4.4; seed 004).
+
+    Opponents' scores as ``unplayed`` counts them (S, S09 or S23). Forfeit wins and byes add nothing
+    (*decision*); draws add nothing, or half the opponent's score with ``sodos_draws: half``.
+    Beating opponents on 4 and 3, drawing one on 5 and losing to one on 6 gives 7 (9.5 with ``half``).
+    """
+    half = ctx.settings.sodos_draws == "half"
+    weight = {"W": 2, "D": 1 if half else 0, "L": 0}
+    total = 0
+    for rec, cls in zip(ctx.records[x], ctx.classes[x]):
+        if rec.kind is RoundKind.GAME and rec.opponent is not None and weight[cls]:
+            s = ctx.opponent_score[rec.opponent]
+            total += weight[cls] * s
+            if notes is not None:
+                share = "" if cls == "W" else " x 1/2"
+                notes.append(f"  R{rec.round} {'beat' if cls == 'W' else 'drew'} {rec.opponent}: "
+                             f"{number_text(ctx.points(s))}{share} ({_opp_label(ctx)})")
+    return ctx.points(total, 2)
+
+
+def _drop_round(ctx: Context, x: PlayerId) -> int | None:
+    """The round a dropped player last played in (Players.Status), ``None`` if still in."""
+    player = ctx.player[x]
+    if player.dropped_after is not None:
+        return player.dropped_after
+    if not player.dropped:
+        return None
+    return max((r.round for r in ctx.records[x] if r.kind is not RoundKind.ABSENT), default=0)
+
+
+@tiebreak("progress", "ps", "cumulative", title="Progress",
+          legend="progressive score: the player's total after round 1, plus the total after round 2, and so on")
+def progress(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Σ over rounds r = 1..n of the player's points after round r (RULES.md 4.5).
+
+    Seed 004's Progress; FIDE C.07 Art. 7.5 (PS). Unplayed rounds count the points awarded. After a
+    drop the frozen total keeps being added (``progress_after_drop: continue``) or the sum stops at
+    the drop (``stop``). W, forfeit W, L, PAB, D on the chess scale: 1 + 2 + 2 + 3 + 3.5 = 11.5.
+    """
+    last = ctx.rounds
+    if ctx.settings.progress_after_drop == "stop":
+        drop = _drop_round(ctx, x)
+        last = last if drop is None else min(last, drop)
+    running = total = 0
+    for p in ctx.round_points[x][:last]:
+        running += p
+        total += running
+    if notes is not None:
+        notes.append(f"  running totals of rounds 1-{last} added up"
+                     + (f" (stops at the drop after round {last})" if last < ctx.rounds else ""))
+    return ctx.points(total)
+
+
+def _de_values(ctx: Context, group: Group) -> dict[PlayerId, Fraction]:
+    """de(x): points against the other members in games over the board, repeated meetings averaged."""
+    members = set(group)
+    out = {}
+    for x in group:
+        met = ctx.head_to_head(x)
+        out[x] = sum((Fraction(sum(ps), len(ps) * ctx.unit) for y, ps in met.items() if y in members and y != x),
+                     Fraction(0))
+    return out
+
+
+def _met_count(ctx: Context, x: PlayerId, members: set[PlayerId]) -> int:
+    return sum(1 for y in ctx.head_to_head(x) if y in members and y != x)
+
+
+
+def _de_split(ctx: Context, group: Group) -> list[Group]:
+    """Split ``group`` by direct encounter under ``de_rule`` (RULES.md 4.6)."""
+    rule = ctx.settings.de_rule
+    out: list[Group] = []
+    rest = group
+    while len(rest) > 1:
+        members = set(rest)
+        de = _de_values(ctx, rest)
+        all_met = all(_met_count(ctx, x, members) == len(rest) - 1 for x in rest)
+        if all_met and (rule in ("fide", "all_met")
+                        or (rule == "separates" and len(set(de.values())) == len(rest))
+                        or (rule == "pair" and len(rest) == 2)):
+            parts = split_by(rest, de)
+            if len(parts) == 1:
+                break
+            for part in parts:  # each subgroup still tied is evaluated again on its own (C.07 Art. 6)
+                out.extend(_de_split(ctx, part) if len(part) > 1 else [part])
+            return out
+        if rule != "fide" or all_met:
+            break
+        # C.07 6.3: first place only to someone whom the missing games could not catch
+        w = ctx.whole(ctx.scale.win)
+        bound = sorted(((de[y] + Fraction(w * (len(rest) - 1 - _met_count(ctx, y, members)), ctx.unit), y)
+                        for y in rest), key=lambda t: t[0], reverse=True)
+        sure = [x for x in rest if all(de[x] > b for b, y in bound[:2] if y != x)]
+        if not sure:
+            break
+        out.append((sure[0],))
+        rest = tuple(y for y in rest if y != sure[0])
+    out.append(rest)
+    return out
+
+
+@group_tiebreak("direct_encounter", "de", "head_to_head", "h2h", title="DE",
+                legend="direct encounter: points scored in the games between the tied players")
+def direct_encounter(ctx: Context, group: Group) -> tuple[list[Group], dict[PlayerId, Fraction]]:
+    """Direct encounter within the tied group (RULES.md 4.6; FIDE C.07 Art. 6; seed 004).
+
+    de(x) = points against the other tied players in games over the board (forfeits excluded,
+    6.1.1; repeated meetings averaged, 6.1.2). ``de_rule``: ``fide`` ranks by de when all met and
+    re-evaluates each subgroup, else places only a player whom the missing games could not catch
+    (6.3); ``all_met``; ``separates`` (all met, all de different); ``pair`` (two players, decisive).
+    Shown value: de in the group where the chain reached this tiebreak (0 when already untied).
+    """
+    return _de_split(ctx, group), _de_values(ctx, group)
+
+
+def _count(ctx: Context, x: PlayerId, notes: Notes, test: Callable[[RoundRecord, str], bool]) -> Fraction:
+    rounds = [r.round for r, c in zip(ctx.records[x], ctx.classes[x]) if test(r, c)]
+    if notes is not None:
+        notes.append(f"  rounds: {', '.join(map(str, rounds)) or 'none'}")
+    return Fraction(len(rounds))
+
+
+@tiebreak("wins", "win", title="Wins", kind=Kind.INTEGER,
+          legend="rounds won, forfeit wins and a bye worth a win included")
+def wins(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Rounds with a win's points, played or not (RULES.md 4.7; FIDE C.07 Art. 7.1, WIN).
+
+    Forfeit wins count, and a PAB worth a win; a half-point PAB does not.
+    """
+    return _count(ctx, x, notes, lambda r, c: c == "W")
+
+
+@tiebreak("wins_otb", "won", title="Wins OTB", kind=Kind.INTEGER,
+          legend="games won over the board (no forfeits or byes)")
+def wins_otb(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Games won over the board (RULES.md 4.7; FIDE C.07 Art. 7.2, WON)."""
+    return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and c == "W")
+
+
+@tiebreak("black_games", "bpg", title="Black games", kind=Kind.INTEGER, legend="games played as Black (Player B)")
+def black_games(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Games played over the board as Black, i.e. as Player B / side 2 (RULES.md 4.7; FIDE C.07 Art. 7.3, BPG)."""
+    return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and r.side == 2)
+
+
+@tiebreak("black_wins", "bwg", title="Black wins", kind=Kind.INTEGER, legend="games won as Black (Player B)")
+def black_wins(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+    """Games won over the board as Black / Player B (RULES.md 4.7; FIDE C.07 Art. 7.4, BWG)."""
+    return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and r.side == 2 and c == "W")

@@ -1,0 +1,469 @@
+"""The tiebreak registry and the :class:`Context` every tiebreak reads (RULES.md section 4).
+
+Points are held in the context as whole numbers of ``1/unit`` of a point, so sums are integer sums;
+values come out as exact ``Fraction``s and are rounded only for display (:meth:`Tiebreak.text`).
+A VUR (voluntary unplayed round, FIDE C.07 Art. 16.1) is a requested bye or a forfeit loss; a PAB
+(pairing-allocated bye) is the bye the pairing gives. The families register themselves from their own
+modules: :mod:`.fide`, :mod:`.magic`, :mod:`.hearthstone`, :mod:`.lot`, :mod:`.netrunner`.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from typing import NamedTuple, TypeAlias, final
+
+from ..errors import UnknownName, excerpt
+from ..history import RoundKind, RoundRecord, history
+from ..model import Event, Player, PlayerId
+from ..scoring import Scale, per_round, scale_for
+from ..settings import Settings
+
+Notes: TypeAlias = list[str] | None
+"""Where a tiebreak writes how it got its value, line by line; ``None`` when nobody asked."""
+
+Group: TypeAlias = tuple[PlayerId, ...]
+
+
+class Kind(enum.Enum):
+    """How a tiebreak's value is displayed."""
+
+    NUMBER = "number"
+    """Points and sums of points: the exact value, at most 4 decimals."""
+    PERCENT = "percent"
+    """A ratio from 0 to 1 shown as a percentage with 4 decimals, half-up (RULES.md 4.1, seed 002)."""
+    INTEGER = "integer"
+    """A count or a whole-number sum."""
+
+
+def _units(value: Fraction, decimals: int) -> int:
+    """``|value|`` in units of ``10**-decimals``, rounded half-up (a half goes away from zero)."""
+    step: int = 10**decimals
+    return math.floor(abs(value) * step + Fraction(1, 2))
+
+
+def number_text(value: Fraction, decimals: int = 4) -> str:
+    """``value`` rounded half-up to ``decimals`` places, trailing zeros dropped.
+
+    >>> number_text(Fraction(21, 2)), number_text(Fraction(1, 3)), number_text(Fraction(-1, 4))
+    ('10.5', '0.3333', '-0.25')
+    """
+    units = _units(value, decimals)
+    whole, rest = divmod(units, 10**decimals)
+    sign = "-" if value < 0 and units else ""
+    return sign + (f"{whole}.{rest:0{decimals}d}".rstrip("0") if rest else str(whole))
+
+
+ValueFn: TypeAlias = Callable[["Context", PlayerId, Notes], Fraction]
+"""A player's value; lines explaining it go to the notes when given."""
+SplitFn: TypeAlias = Callable[["Context", Group], "tuple[list[Group], dict[PlayerId, Fraction]]"]
+"""A group-dependent tiebreak: the tied group split into ordered subgroups, and each member's value."""
+
+
+@final
+@dataclass(frozen=True, slots=True)
+class Tiebreak:
+    """One registered tiebreak: how it is computed, how it is shown, and what it is called."""
+
+    name: str
+    title: str
+    """Column title in Standings, e.g. ``"Med-Buchholz"``."""
+    kind: Kind
+    legend: str = ""
+    """What the column means in a GM's words, for the Standings legend: ``"the sum of the opponents' scores"``."""
+    value: ValueFn | None = None
+    split: SplitFn | None = None
+    """Set instead of ``value`` for a tiebreak computed on the tied group (direct encounter)."""
+    lowest_first: bool = False
+    """Ranks the lowest value first (``random``'s draw position)."""
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def doc(self) -> str:
+        """The rule and its source, from the function's docstring."""
+        fn = self.value or self.split
+        return (fn.__doc__ if fn is not None else None) or ""
+
+    def rounded(self, value: Fraction) -> Fraction:
+        """The number the Standings tab shows: percentages as 0..100 with 4 decimals (half-up).
+
+        >>> TIEBREAKS["mwp"].rounded(Fraction(1, 3))
+        Fraction(333333, 10000)
+        """
+        shown = value * 100 if self.kind is Kind.PERCENT else value
+        return Fraction(_units(shown, 4) * (-1 if shown < 0 else 1), 10**4)
+
+    def text(self, value: Fraction) -> str:
+        """The value as printed: ``"61.1111"`` (percent, always 4 decimals), ``"10.5"``, ``"23"``."""
+        if self.kind is Kind.PERCENT:
+            whole, rest = divmod(_units(value * 100, 4), 10**4)
+            return f"{whole}.{rest:04d}"
+        return number_text(value)
+
+
+TIEBREAKS: dict[str, Tiebreak] = {}
+"""Canonical name -> tiebreak, in the order of RULES.md section 9."""
+_SPELLINGS: dict[str, str] = {}
+
+
+def _key(spelling: str) -> str:
+    return "_".join(spelling.strip().lower().replace("-", " ").replace("_", " ").split())
+
+
+def _register(entry: Tiebreak) -> None:
+    TIEBREAKS[entry.name] = entry
+    for spelling in (entry.name, entry.title, *entry.aliases):  # a spelling taken first keeps its meaning:
+        _SPELLINGS.setdefault(_key(spelling), entry.name)       # "SoS" (cobra_sos's title) stays Buchholz
+
+
+def tiebreak(name: str, *aliases: str, title: str, kind: Kind = Kind.NUMBER,
+             lowest_first: bool = False, legend: str = "") -> Callable[[ValueFn], ValueFn]:
+    """Register a per-player tiebreak under ``name``, its column ``title``, its ``legend`` and other spellings."""
+
+    def register(fn: ValueFn) -> ValueFn:
+        _register(Tiebreak(name, title, kind, legend, value=fn, lowest_first=lowest_first, aliases=aliases))
+        return fn
+
+    return register
+
+
+def group_tiebreak(name: str, *aliases: str, title: str, legend: str = "") -> Callable[[SplitFn], SplitFn]:
+    """Register a tiebreak computed on the tied group (FIDE C.07 Art. 4.2's group-dependent kind)."""
+
+    def register(fn: SplitFn) -> SplitFn:
+        _register(Tiebreak(name, title, Kind.NUMBER, legend, split=fn, aliases=aliases))
+        return fn
+
+    return register
+
+
+def find_tiebreak(spelling: str) -> str:
+    """The canonical name of a tiebreak; case, spaces, ``-`` and ``_`` do not matter.
+
+    The caller (the Settings parser) puts the cell in front of the message.
+
+    >>> find_tiebreak("Sonneborn-Berger"), find_tiebreak("OMW%")
+    ('sonneborn_berger', 'omw')
+    >>> find_tiebreak("koya")
+    Traceback (most recent call last):
+    ...
+    sheetswiss.errors.UnknownName: unknown tiebreak 'koya'; known: buchholz, buchholz_cut1, ...
+    """
+    try:
+        return _SPELLINGS[_key(spelling)]
+    except KeyError:
+        known = ", ".join(TIEBREAKS)
+        raise UnknownName(f"unknown tiebreak {excerpt(spelling)}; known: {known}") from None
+
+
+_DEFAULT_CHAINS: dict[str, tuple[str, ...]] = {
+    "chess": ("buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"),
+    "magic": ("omw", "gwp", "ogw"),
+    "armati": ("sodos", "median_buchholz", "buchholz", "random"),
+    "hct": ("hct_t1", "hct_t2", "hct_t3"),
+    "game12": ("omw", "ogw"),
+    "netrunner": ("cobra_sos", "cobra_esos"),
+}
+
+
+def default_chain(settings: Settings) -> tuple[str, ...]:
+    """The preset's chain (RULES.md 4.1); a custom scale gets armati's, the default preset (*decision*).
+
+    >>> default_chain(Settings(points="magic"))
+    ('omw', 'gwp', 'ogw')
+    """
+    return _DEFAULT_CHAINS.get(settings.points, _DEFAULT_CHAINS["armati"])
+
+
+def chain(settings: Settings) -> tuple[str, ...]:
+    """The chain in force: ``tiebreaks`` canonicalised (a repeated name counts once), else the default."""
+    if settings.tiebreaks is None:
+        return default_chain(settings)
+    return tuple(dict.fromkeys(find_tiebreak(s) for s in settings.tiebreaks))
+
+
+def cut(values: Sequence[int], lowest: int = 0, highest: int = 0, vur: Sequence[bool] = ()) -> list[int]:
+    """Positions a cut removes: the ``lowest`` least values, then the ``highest`` greatest.
+
+    RULES.md 4.3 and 4.2 (FIDE C.07 Art. 14 and 16.5): while the player has VURs (``vur``: one flag
+    per value, or none), a low cut removes the least VUR value instead; high cuts are unaffected.
+    Fewer values than cuts removes them all (the value is 0). Ties go to the earlier round.
+
+    >>> cut([3, 5, 1], lowest=1, highest=1)              # Median-Buchholz of 3, 2.5, 1 (in halves)
+    [2, 1]
+    >>> cut([3, 4, 6, 7, 5], lowest=1, vur=[False, False, False, False, True])  # RULES.md 4.2's Q
+    [4]
+    """
+    order = sorted(range(len(values)), key=values.__getitem__)  # stable: equal values keep round order
+    vurs = [i for i in order if vur[i]] if any(vur) else []  # the VURs, least value first
+    removed: list[int] = []
+    for _ in range(min(lowest, len(order))):
+        pick = vurs.pop(0) if vurs else order[0]
+        order.remove(pick)
+        removed.append(pick)
+    for _ in range(min(highest, len(order))):
+        removed.append(order.pop())
+    return removed
+
+
+_VUR = frozenset({RoundKind.FORFEIT_LOSS, *(k for k in RoundKind if k.is_requested_bye)})
+"""FIDE C.07 Art. 16.1's voluntary unplayed rounds: requested byes (incl. after a withdrawal), forfeit losses."""
+
+
+class Contribution(NamedTuple):
+    """What one round adds to a player's Buchholz (RULES.md 4.2), in ``1/unit`` points.
+
+    A named tuple rather than a dataclass: one is built per player and round.
+    """
+
+    record: RoundRecord
+    value: int
+    vur: bool
+    """A voluntary unplayed round (C.07 Art. 16.1), cut first under ``fide2023``/``fide2026``."""
+    scored: int
+    """Twice the share of the round's points the player scored: 2 win, 1 draw, 0 loss (SB's f, doubled)."""
+
+
+@final
+@dataclass(frozen=True, eq=False)
+class Context:
+    """Everything the tiebreaks read, derived once from an event through round ``rounds``.
+
+    Build it with :meth:`of`. Maps that only some tiebreaks need are computed on first use. A round
+    record has an ``opponent`` exactly when it was a game or a forfeit (:mod:`sheetswiss.history`).
+    """
+
+    event: Event
+    rounds: int
+    records: Mapping[PlayerId, tuple[RoundRecord, ...]]
+    scale: Scale
+    """What a round is worth: the ranking scale, doubled under ``sides: double`` (two games a round,
+    :func:`~sheetswiss.scoring.per_round`), so a round "counted as a draw" is a drawn match."""
+    unit: int
+    """Points are held as whole numbers of ``1/unit``: the least common denominator of all points."""
+    _memo: dict[str, dict[PlayerId, Fraction]] = field(default_factory=dict, repr=False)
+    _whole_memo: dict[str, tuple[dict[PlayerId, int], int]] = field(default_factory=dict, repr=False)
+    _met_memo: dict[PlayerId, dict[PlayerId, list[int]]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, event: Event, *, through: int | None = None) -> Context:
+        """The context of ``event`` through round ``through`` (default: the completed rounds)."""
+        n = event.completed_rounds if through is None else through
+        records = history(event, through=n)
+        scale = per_round(scale_for(event.settings), event.settings.games_per_round)
+        fixed = (scale.win, scale.draw, scale.loss, scale.bye)
+        dens = {p.denominator for p in fixed} | {r.points.denominator for rs in records.values() for r in rs}
+        return cls(event, n, records, scale, math.lcm(*dens))
+
+    @property
+    def settings(self) -> Settings:
+        """The event's settings."""
+        return self.event.settings
+
+    @property
+    def players(self) -> Iterable[PlayerId]:
+        """Every player, in Players order."""
+        return self.records.keys()
+
+    def whole(self, points: Fraction) -> int:
+        """``points`` in ``1/unit``."""
+        return points.numerator * (self.unit // points.denominator)
+
+    def points(self, value: int, per: int = 1) -> Fraction:
+        """Back from ``1/(unit * per)`` to points."""
+        return Fraction(value, self.unit * per)
+
+    @cached_property
+    def player(self) -> dict[PlayerId, Player]:
+        """Players by name."""
+        return {p.name: p for p in self.event.players}
+
+    @cached_property
+    def round_points(self) -> dict[PlayerId, tuple[int, ...]]:
+        """Each player's points per round, in ``1/unit``."""
+        return {x: tuple(self.whole(r.points) for r in rs) for x, rs in self.records.items()}
+
+    @cached_property
+    def score(self) -> dict[PlayerId, int]:
+        """S(x) through the context's rounds, in ``1/unit``."""
+        return {x: sum(ps) for x, ps in self.round_points.items()}
+
+    @cached_property
+    def classes(self) -> dict[PlayerId, tuple[str, ...]]:
+        """Each round's result class W/D/L; a PAB by what it is worth (a half-point PAB is a draw)."""
+        s, pab = self.scale, RoundKind.PAB
+
+        def by_worth(r: RoundRecord) -> str:
+            if r.points >= s.win:
+                return "W"
+            return "D" if s.draws_allowed and r.points >= s.draw else "L"
+
+        return {x: tuple(r.outcome if r.kind is not pab else by_worth(r) for r in rs) for x, rs in self.records.items()}
+
+    @cached_property
+    def last_paired(self) -> dict[PlayerId, int]:
+        """The player's last round with a game, a forfeit or a PAB (0 if none; RULES.md 4.2 category 5)."""
+        pab = RoundKind.PAB
+        return {x: next((r.round for r in reversed(rs) if r.opponent is not None or r.kind is pab), 0)
+                for x, rs in self.records.items()}
+
+    @property
+    def rule(self) -> str:
+        """``unplayed`` in force (RULES.md 4.2)."""
+        return self.settings.unplayed_rule
+
+    @cached_property
+    def opponent_score(self) -> dict[PlayerId, int]:
+        """A player's score as their opponents' tiebreaks count it (RULES.md 4.2, in ``1/unit``).
+
+        ``points``: S. ``fide2009``: every round without a game counts a draw (S09). ``fide2023`` and
+        ``fide2026`` (C.07 16.3): requested byes after the last paired round count a draw (S23).
+        """
+        if self.rule == "points":
+            return self.score
+        d = self.whole(self.scale.draw)
+        out = {}
+        for x, rs in self.records.items():
+            ps = self.round_points[x]
+            if self.rule == "fide2009":
+                out[x] = sum(p if r.kind is RoundKind.GAME else d for r, p in zip(rs, ps))
+            else:
+                last = self.last_paired[x]  # every round after it is a requested bye: a draw
+                out[x] = sum(ps[:last]) + d * (len(ps) - last)
+        return out
+
+    def _mirror(self, points: int, cls: str) -> int:
+        """Points of the opposite result: W + L - p on a symmetric scale (chess 1 - p), else by class."""
+        s = self.scale
+        w, d, loss = self.whole(s.win), self.whole(s.draw), self.whole(s.loss)
+        if 2 * d == w + loss:
+            return w + loss - points
+        return {"W": loss, "D": d, "L": w}[cls]
+
+    @cached_property
+    def contributions(self) -> dict[PlayerId, tuple[Contribution, ...]]:
+        """Each player's Buchholz contributions c_r, round by round (RULES.md 4.2).
+
+        A game adds the opponent's :attr:`opponent_score`. Other rounds: ``points``: a forfeit adds the
+        scheduled opponent's S, byes nothing; ``fide2009``: a virtual opponent S_<r + mirror(p_r) +
+        D(n - r); ``fide2023``: a dummy on the player's own S; ``fide2026``: that dummy capped by the
+        forfeit opponent's S23, or by D times the rounds played.
+        """
+        rule, n = self.rule, self.rounds
+        d = self.whole(self.scale.draw)
+        opp = self.opponent_score
+        scored = {"W": 2, "D": 1, "L": 0}
+        game = RoundKind.GAME  # a local: enum attribute lookups dominate this loop otherwise
+        out = {}
+        for x, rs in self.records.items():
+            own, before, row = self.score[x], 0, []
+            for rec, p, cls in zip(rs, self.round_points[x], self.classes[x]):
+                value: int | None
+                if rec.kind is game and rec.opponent is not None:
+                    value = opp[rec.opponent]
+                elif rule == "points":
+                    value = self.score[rec.opponent] if rec.opponent is not None else None
+                elif rule == "fide2009":
+                    value = before + self._mirror(p, cls) + d * (n - rec.round)
+                elif rule == "fide2023":
+                    value = own
+                else:
+                    value = min(own, opp[rec.opponent] if rec.opponent is not None else d * n)
+                before += p
+                if value is not None:
+                    vur = rec.kind is not game and rec.kind in _VUR  # games first: enum hashing is slow
+                    row.append(Contribution(rec, value, vur, scored[cls]))
+            out[x] = tuple(row)
+        return out
+
+    def values(self, name: str) -> dict[PlayerId, Fraction]:
+        """Every player's value of the per-player tiebreak ``name``, computed once."""
+        if name not in self._memo:
+            fn = TIEBREAKS[name].value
+            assert fn is not None, f"{name} is computed on a tied group"
+            self._memo[name] = {x: fn(self, x, None) for x in self.players}
+        return self._memo[name]
+
+    def whole_values(self, name: str) -> tuple[dict[PlayerId, int], int]:
+        """:meth:`values` over one common denominator, for fast exact means: (numerators, denominator)."""
+        if name not in self._whole_memo:
+            values = self.values(name)
+            den = math.lcm(*{v.denominator for v in values.values()}) if values else 1
+            self._whole_memo[name] = {x: int(v * den) for x, v in values.items()}, den
+        return self._whole_memo[name]
+
+    def head_to_head(self, x: PlayerId) -> dict[PlayerId, list[int]]:
+        """Points (``1/unit``) ``x`` scored against each opponent in games over the board.
+
+        Computed on first use for each player: only tied groups and explanations ask.
+        """
+        if x not in self._met_memo:
+            mine: dict[PlayerId, list[int]] = {}
+            for r, p in zip(self.records[x], self.round_points[x]):
+                if r.kind is RoundKind.GAME and r.opponent is not None:
+                    mine.setdefault(r.opponent, []).append(p)
+            self._met_memo[x] = mine
+        return self._met_memo[x]
+
+    @cached_property
+    def hct_records(self) -> dict[PlayerId, int]:
+        """Match wins minus losses (a PAB is a win; requested byes neither), RULES.md 4.9."""
+        out = {}
+        for x, rs in self.records.items():
+            wins = sum(1 for r, c in zip(rs, self.classes[x])
+                       if c == "W" and (r.opponent is not None or r.kind is RoundKind.PAB))
+            losses = sum(1 for r, c in zip(rs, self.classes[x]) if c == "L" and r.opponent is not None)
+            out[x] = wins - losses
+        return out
+
+    @cached_property
+    def cobra_played(self) -> dict[PlayerId, Fraction]:
+        """Cobra's rounds played: the weights of the player's rounds Cobra would have a pairing for (RULES.md 4.12)."""
+        weight = self.settings.round_weight
+        return {x: sum((weight(r.round) for r in rs if r.kind not in _UNPAIRED), Fraction(0))
+                for x, rs in self.records.items()}
+
+    @cached_property
+    def cobra_points(self) -> dict[PlayerId, int]:
+        """Points (``1/unit``) of those rounds: a late entry's awarded points are not Cobra's."""
+        return {x: sum(p for r, p in zip(rs, self.round_points[x]) if r.kind not in _UNPAIRED)
+                for x, rs in self.records.items()}
+
+    @cached_property
+    def cobra_points_per_round(self) -> dict[PlayerId, Fraction]:
+        """Points per round played, as Cobra divides them; 0 for a player with no round played."""
+        return {x: self.points(p) / self.cobra_played[x] if self.cobra_played[x] else Fraction(0)
+                for x, p in self.cobra_points.items()}
+
+    @cached_property
+    def lot(self) -> dict[PlayerId, int]:
+        """Position (from 1) in ``Random(f"{seed}:standings:0")``'s shuffle of the sorted names (RULES.md 4.11)."""
+        names = sorted(self.records)
+        random.Random(f"{self.settings.seed}:standings:0").shuffle(names)
+        return {x: i for i, x in enumerate(names, start=1)}
+
+
+_UNPAIRED = frozenset({RoundKind.LATE, RoundKind.ABSENT, RoundKind.ZERO_BYE})
+"""Rounds Cobra has no pairing for (RULES.md 4.12): before a late entry, after a drop, and a round the player
+missed (an ``absent`` or ``zero bye`` row: Cobra does not pair a player who is not there)."""
+
+
+def split_by(group: Group, value: Mapping[PlayerId, Fraction], lowest_first: bool = False) -> list[Group]:
+    """``group`` sorted by ``value`` (highest first unless ``lowest_first``), equal values together.
+
+    >>> split_by(("a", "b", "c"), {"a": Fraction(1), "b": Fraction(2), "c": Fraction(1)})
+    [('b',), ('a', 'c')]
+    """
+    ordered = sorted(group, key=lambda x: value[x], reverse=not lowest_first)
+    out: list[Group] = []
+    for x in ordered:
+        if out and value[out[-1][0]] == value[x]:
+            out[-1] = (*out[-1], x)
+        else:
+            out.append((x,))
+    return out
