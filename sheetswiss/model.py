@@ -13,7 +13,7 @@ from typing import TypeAlias, final
 from .results import Result
 from .settings import Settings
 
-__all__ = ["CellRef", "Event", "Game", "Player", "PlayerId"]
+__all__ = ["AvoidPair", "CellRef", "Event", "Game", "Player", "PlayerId"]
 
 PlayerId: TypeAlias = str
 """A player's name exactly as in Players!A (names are unique)."""
@@ -38,6 +38,8 @@ class Player:
     """The first round the player is paired in (Players.Joined, RULES.md 2.9)."""
     row: int = 0
     """The row in Players, for messages."""
+    table: int | None = None
+    """The table the player always sits at (Players.Table, RULES.md 2.13); ``None``: any table."""
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -80,6 +82,24 @@ class Game:
 
 
 @final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AvoidPair:
+    """One row of the Avoid tab: two players the pairing keeps apart as firmly as a rematch (RULES.md 2.12)."""
+
+    a: PlayerId
+    b: PlayerId
+    why: str = ""
+    """The GM's reason (Avoid.Why), repeated wherever the pair is named."""
+    row: int = 0
+    """The row in Avoid, for messages."""
+
+    @property
+    def reason(self) -> str:
+        """``Avoid row 3: siblings``: where the pair comes from and why, for notes and refusals."""
+        return f"Avoid row {self.row}" + (f": {self.why}" if self.why else "")
+
+
+@final
 @dataclass(frozen=True, kw_only=True)  # no slots: cached_property needs a __dict__
 class Event:
     """A Swiss event as its workbook states it: settings, players, Results rows in tab order."""
@@ -89,6 +109,8 @@ class Event:
     games: tuple[Game, ...] = ()
     waiting: tuple[Player, ...] = ()
     """Registered but not checked in (``check_in: yes``, RULES.md 10.2): not paired, not in the standings."""
+    avoid: tuple[AvoidPair, ...] = ()
+    """The Avoid tab's pairs (RULES.md 2.12): never paired together unless ``avoid_fallback`` allows it."""
 
     @cached_property
     def by_name(self) -> dict[PlayerId, Player]:

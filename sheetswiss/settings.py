@@ -276,6 +276,9 @@ SPECS: tuple[SettingSpec, ...] = (
                 "Score cost measures distance in score groups, in wins, or in raw points.", section="2.2"),
     SettingSpec("rematch_fallback", "fewest", _choice("fewest", "error"),
                 "When no pairing avoids every rematch: allow the fewest, or stop with an error.", section="2.3"),
+    SettingSpec("avoid_fallback", "error", _choice("error", "fewest"),
+                "When no pairing keeps every pair of the Avoid tab apart: stop with an error naming the pair, or "
+                "allow the fewest such pairs, like rematches.", section="2.12"),
     SettingSpec("bye_choice", "lowest_ranked", _choice("lowest_ranked", "random_lowest_group"),
                 "Who gets the bye: the lowest-ranked eligible player, or a random one of the lowest group.",
                 section="2.4"),
@@ -446,6 +449,7 @@ class Settings:
     late_entry_points: str = "zero"
     score_distance: str = "groups"
     rematch_fallback: str = "fewest"
+    avoid_fallback: str = "error"
     bye_choice: str = "lowest_ranked"
     within_group: str = "slide"
     colours: str = "none"

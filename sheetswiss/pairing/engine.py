@@ -259,6 +259,13 @@ class Costs:
             if a in index and b in index:
                 self.met[index[a]].add(index[b])
                 self.met[index[b]].add(index[a])
+        self.forbidden: list[set[int]] = [set() for _ in range(n)]
+        """Pairs of :attr:`met` that stay out of G even when rematches are allowed (RULES.md 2.12)."""
+        for pair in state.forbidden:
+            a, b = tuple(pair)
+            if a in index and b in index:
+                self.forbidden[index[a]].add(index[b])
+                self.forbidden[index[b]].add(index[a])
         self.pool = [False] * n
         for x in bye_pool:
             if x in index:
@@ -363,10 +370,13 @@ class Costs:
         return self.encode(i, j) - (self.zsum[b] - self.zsum[a])
 
     def allowed(self, i: int, j: int) -> bool:
-        """Whether ``i < j`` is an edge of G (no rematch unless allowed; the bye only for the pool)."""
+        """Whether ``i < j`` is an edge of G (no rematch unless allowed, a forbidden pair never; the bye only
+        for the pool)."""
         if j == self.bye:
             return self.pool[i]
-        return self.rematches or j not in self.met[i]
+        if self.rematches:
+            return j not in self.forbidden[i]
+        return j not in self.met[i]
 
     def radix(self, value: int) -> tuple[int, ...]:
         """``value`` in the mixed radix of the multipliers (level 1 first)."""

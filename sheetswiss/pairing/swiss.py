@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import SheetswissError
 from ..history import RoundRecord, history, sides_played
-from ..model import Event, Player, PlayerId
+from ..model import AvoidPair, Event, Player, PlayerId
 from ..results import ResultKind
 from ..scoring import pairing_scale_for, per_round
 from ..settings import Settings
@@ -87,6 +87,8 @@ class Pairing:
     explanation: tuple[str, ...] = field(default=(), compare=False)
     proof: Proof | None = field(default=None, compare=False)
     """Whether the pairing is proven to be the cheapest of all, and the gap if not (RULES.md 2.1)."""
+    avoided: tuple[tuple[PlayerId, PlayerId], ...] = ()
+    """Pairs of the Avoid tab paired all the same under ``avoid_fallback: fewest`` (RULES.md 2.12)."""
 
     @property
     def bye(self) -> PlayerId | None:
@@ -113,6 +115,11 @@ class _State:
     """Side (colour) of each earlier game over the board: 1 as Player A, 2 as Player B."""
     played: frozenset[tuple[PlayerId, PlayerId]] = frozenset()
     """Side assignments met so far, (side 1, side 2), games and forfeits (RULES.md 3)."""
+    avoided: Mapping[frozenset[PlayerId], AvoidPair] = field(default_factory=dict)
+    """The Avoid tab's pairs among the players to pair, by pair (RULES.md 2.12); they are in ``met`` too."""
+    forbidden: frozenset[frozenset[PlayerId]] = frozenset()
+    """Pairs of ``met`` that stay out even in the fallback of RULES.md 2.3: the avoided pairs under
+    ``avoid_fallback: error``, the pairs met before under ``rematch_fallback: error`` (RULES.md 2.12)."""
     balance_range: tuple[int, int] = field(init=False)
     """The lowest and highest float balance of the players to pair (0 when there are none)."""
 
@@ -238,6 +245,10 @@ def _state(event: Event, round_: int) -> _State:
     if event.settings.sides == "single":  # a pair is spent once it has met both ways (RULES.md 3)
         met = frozenset(pair for pair in met if len(pair) == 2 and tuple(pair) in played
                         and tuple(pair)[::-1] in played)
+    avoided = {frozenset((x.a, x.b)): x for x in event.avoid if x.a in group and x.b in group}
+    forbidden = (frozenset(avoided) if event.settings.avoid_fallback == "error" else frozenset()) | (
+        met if event.settings.rematch_fallback == "error" else frozenset())
+    met |= frozenset(avoided)  # kept apart as firmly as a rematch (RULES.md 2.12)
     chess = event.settings.points == "chess"
     eligible = frozenset(
         name for name in order
@@ -245,7 +256,7 @@ def _state(event: Event, round_: int) -> _State:
     return _State(round_, order, scores, group, {g: tuple(m) for g, m in members.items()},
                   _float_balances(recs, names, before, round_), met, eligible,
                   {p.name: p.club.strip().lower() for p in players}, tuple(not_paired),
-                  {name: sides_played(recs[name]) for name in order}, played)
+                  {name: sides_played(recs[name]) for name in order}, played, avoided, forbidden)
 
 
 def _two_sided(settings: Settings) -> str:
@@ -304,7 +315,8 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
 
     Tries, in order: no rematch and the bye only for players without one; then the bye for
     anyone (RULES.md 2.3: relaxed before rematches); then, under ``rematch_fallback: fewest``,
-    rematches at the highest cost level, so the fewest possible are made.
+    rematches at the highest cost level, so the fewest possible are made. Pairs of the Avoid tab count
+    as met; under ``avoid_fallback: fewest`` they join the rematches of that fallback (RULES.md 2.12).
 
     Raises :class:`SheetswissError` when nobody can be paired or rematches are refused.
     """
@@ -327,14 +339,12 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
         if solved is not None:
             notes.append("no pairing gives the bye to a player without one; a second bye was needed")
     if solved is None:
-        if event.settings.rematch_fallback == "error":
-            raise SheetswissError(
-                f"round {round_} cannot be paired without a rematch (rematch_fallback is error): "
-                + ", ".join(state.order))
+        if state.forbidden >= state.met:
+            raise _refusal(event, state)
         pool, rematches = everyone, True
         solved = _solve(event, state, pool, rematches, progress)
         if solved is None:
-            raise SheetswissError(f"round {round_} cannot be paired")
+            raise _refusal(event, state)
     matching, levels, proof = solved
     passed = _passed_over(event, state, matching, levels, pool, rematches)
     remarks: tuple[str, ...] = ()
@@ -345,6 +355,26 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
                "first_round: rating, the top half meets the bottom half")
         remarks = (f"Round 1 is drawn at random from seed {event.settings.seed} ({why})",)
     return replace(_pairing(event, state, matching, levels, notes, passed), proof=proof, remarks=remarks)
+
+
+def _refusal(event: Event, state: _State) -> SheetswissError:
+    """Why the round cannot be paired when the fallback of RULES.md 2.3 may not use the pairs it needs:
+    the pairs of the Avoid tab (``avoid_fallback: error``, RULES.md 2.12) the cheapest pairing with every
+    pair allowed would make, each with its Avoid row, else the rematches (``rematch_fallback: error``)."""
+    round_ = state.round
+    free = _solve(event, replace(state, forbidden=frozenset()), frozenset(state.order), True)
+    if free is None:
+        return SheetswissError(f"round {round_} cannot be paired")
+    needed = [frozenset((state.order[i], state.order[j])) for i, j in free[0]
+              if j < len(state.order) and free[1][i, j][REMATCH]]
+    avoided = [state.avoided[p] for p in needed if p in state.avoided and p in state.forbidden]
+    if avoided:
+        names = "; ".join(f"{x.a} v {x.b} ({x.reason})" for x in avoided)
+        return SheetswissError(
+            f"Avoid: round {round_} cannot be paired without {names}, kept apart by the Avoid tab (avoid_fallback "
+            "is error); set avoid_fallback to fewest to allow the fewest such pairs, or delete the row")
+    return SheetswissError(f"round {round_} cannot be paired without a rematch (rematch_fallback is error): "
+                           + ", ".join(state.order))
 
 
 def _passed_over(event: Event, state: _State, matching: list[tuple[int, int]],
@@ -378,6 +408,7 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
     order = state.order
     tables: list[Table] = []
     rematches: list[tuple[PlayerId, PlayerId]] = []
+    avoided: list[tuple[PlayerId, PlayerId]] = []
     groups = len(state.group_members)
     explanation = [f"Round {state.round}: {n} players in {groups} score group{'' if groups == 1 else 's'}; "
                    f"cost levels {', '.join(LEVELS)}"]
@@ -385,7 +416,12 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
     for number, (i, j) in enumerate(games, start=1):
         a, b, sides = _orient(event, state, order[i], order[j], number)
         note = "; ".join(x for x in (_float_note(state, order[i], order[j]), sides) if x)
-        if levels[i, j][REMATCH]:
+        kept_apart = state.avoided.get(frozenset((a, b)))
+        if levels[i, j][REMATCH] and kept_apart is not None:
+            avoided.append((a, b))
+            note = (note + "; " if note else "") + (f"avoided pair ({kept_apart.reason}): no pairing keeps every "
+                                                    "pair of the Avoid tab apart (avoid_fallback: fewest)")
+        elif levels[i, j][REMATCH]:
             rematches.append((a, b))
             note = (note + "; " if note else "") + "rematch: no pairing avoids every rematch"
         tables.append(Table(number, a, b, tuple(levels[i, j]), note))
@@ -399,8 +435,29 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
     if rematches:
         notes.append(f"{len(rematches)} rematch(es) could not be avoided: "
                      + "; ".join(f"{a} v {b}" for a, b in rematches))
+    if avoided:
+        notes.append(f"{len(avoided)} pair(s) of the Avoid tab could not be kept apart: "
+                     + "; ".join(f"{a} v {b} ({state.avoided[frozenset((a, b))].reason})" for a, b in avoided))
+    explanation.extend(_avoid_lines(state, tables))
     return Pairing(state.round, tuple(tables), dict(state.scores), state.not_paired, tuple(rematches),
-                   tuple(notes), explanation=tuple(explanation + [f"Note: {x}" for x in notes]))
+                   tuple(notes), explanation=tuple(explanation + [f"Note: {x}" for x in notes]),
+                   avoided=tuple(avoided))
+
+
+def _avoid_lines(state: _State, tables: Sequence[Table]) -> list[str]:
+    """``--explain``'s line for each pair of the Avoid tab among the players paired (RULES.md 2.12): kept
+    apart, at which tables, or paired under ``avoid_fallback: fewest``."""
+    where = {name: (f"table {t.number}" if t.number is not None else "the bye")
+             for t in tables for name in (t.a, t.b) if name is not None}
+    lines = []
+    for x in state.avoided.values():
+        if x.a in where and where[x.a] == where.get(x.b):
+            lines.append(f"Avoid: {x.a} and {x.b} ({x.reason}) meet at {where[x.a]}: no pairing keeps every pair "
+                         "of the Avoid tab apart")
+        else:
+            lines.append(f"Avoid: {x.a} ({where.get(x.a, 'not paired')}) and {x.b} ({where.get(x.b, 'not paired')}) "
+                         f"kept apart ({x.reason}); pairs of the Avoid tab count as met (level 1)")
+    return lines
 
 
 def _orient(event: Event, state: _State, x: PlayerId, y: PlayerId, number: int) -> tuple[PlayerId, PlayerId, str]:
@@ -495,7 +552,10 @@ def check_pairing(event: Event, pairing: Pairing) -> list[str]:
         seen[t.a] += 1
         if t.b is not None:
             seen[t.b] += 1
-            if frozenset((t.a, t.b)) in state.met and (t.a, t.b) not in pairing.rematches:
+            kept_apart = state.avoided.get(frozenset((t.a, t.b)))
+            if kept_apart is not None and (t.a, t.b) not in pairing.avoided:
+                problems.append(f"{t.a} and {t.b} are to be kept apart ({kept_apart.reason})")
+            elif frozenset((t.a, t.b)) in state.met and (t.a, t.b) not in (*pairing.rematches, *pairing.avoided):
                 problems.append(f"{t.a} and {t.b} have met before")
             elif sides and (t.a, t.b) in state.played and (t.a, t.b) not in pairing.rematches:
                 problems.append(f"{t.a} has played side 1 against {t.b} before")

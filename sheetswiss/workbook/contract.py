@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "AVOID",
     "GM_TABS",
     "HEADERS",
     "HEATS",
@@ -45,6 +46,9 @@ Also the GM's and read only, named by a setting or an option: the registrations 
 (setting ``reports``, default :data:`REPORTS`, RULES.md 10.3); ``reports`` fills empty Results.Result cells."""
 
 REPORTS = "Reports"
+
+AVOID = "Avoid"
+"""The GM's, read only, optional: pairs of players the pairing keeps apart (Player | Player | Why, RULES.md 2.12)."""
 
 HEADERS: dict[str, tuple[str, ...]] = {
     SETTINGS: ("Setting", "Value", "Description"),

@@ -475,8 +475,11 @@ def parse_event(book: Book) -> Event:
     if not bad & RESULT_SETTINGS:
         with problems.collect():
             games = _results(book, players, settings, problems)
+    from .parse_avoid import parse_avoid
+
+    avoid = parse_avoid(book, players, problems)
     problems.raise_any()
-    event = Event(settings=settings, players=players, games=games)
+    event = Event(settings=settings, players=players, games=games, avoid=avoid)
     return apply_check_in(event, parse_present(book)) if settings.check_in else event
 
 
