@@ -413,10 +413,27 @@ def test_formats_are_reused_not_added_again_on_every_run(tmp_path: Path) -> None
     counts = []
     for _ in range(3):
         ExcelBackend(path).write(Changes(tool_tabs=(tab,)))
-        ExcelBackend(path).fill_cells("Players", {"C9": "typed"})  # openpyxl writes the formats its own way
+        wb = openpyxl.load_workbook(path)  # another program saves the file, writing the formats its own way
+        wb["Players"]["C9"] = "typed"
+        wb.save(path)
         styles = ET.fromstring(parts(path)["xl/styles.xml"])
         counts.append([len(section) for section in styles])
     assert counts[0] == counts[1] == counts[2]
+
+
+def test_typing_into_cells_replaces_what_they_held_and_keeps_text_as_text(tmp_path: Path) -> None:
+    path = gm_workbook(tmp_path)
+    typed = {"A2": '=HYPERLINK("x")', "B2": None, "B3": "Zoë", "C12": 1850}
+    before = {c.coordinate: c.value for row in openpyxl.load_workbook(path)["Players"].iter_rows() for c in row}
+    ExcelBackend(path).fill_cells("Players", typed)
+    sheet = openpyxl.load_workbook(path)["Players"]
+    after = {c.coordinate: c.value for row in sheet.iter_rows() for c in row}
+    assert {ref: after[ref] for ref in typed} == typed
+    assert sheet["A2"].data_type == "s"  # a name, never a formula
+    assert {ref: v for ref, v in after.items() if ref not in typed and v is not None} == {
+        ref: v for ref, v in before.items() if ref not in typed and v is not None}
+    with pytest.raises(ValueError, match="Players!2A: not a cell reference"):
+        ExcelBackend(path).fill_cells("Players", {"2A": 1})
 
 
 def test_a_crash_while_saving_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

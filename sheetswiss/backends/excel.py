@@ -26,8 +26,6 @@ import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from openpyxl import load_workbook
-from openpyxl.cell.cell import Cell, MergedCell
 from openpyxl.utils.exceptions import InvalidFileException
 
 from ..errors import WorkbookUnavailable
@@ -218,20 +216,13 @@ class ExcelBackend:
                     leftover.unlink()
 
     def fill_cells(self, tab: str, values: dict[str, Value]) -> None:
-        """Type values into cells as a GM would (``{"E14": "1-0"}``); used by ``demo`` and tests."""
+        """Type values into cells as a GM would (``{"E14": "1-0"}``), whatever they held; used by ``demo``
+        and tests. Text stays text: a name like "=IMPORTXML(...)" is typed as a name, not a formula."""
         self._check_usable(writing=True)
         with self._opening():
-            wb = load_workbook(self.path)
-        ws = wb[tab]
-        for ref, value in values.items():
-            _set(ws[ref], value)
-        self._save(wb.save)
-
-
-def _set(cell: Cell | MergedCell, value: Value) -> None:
-    cell.value = value
-    if isinstance(value, str):
-        cell.data_type = "s"  # text, never a formula: a name like "=IMPORTXML(...)" stays a name
+            package = Package.load(self.path)
+            package.type_cells(tab, values)
+        self._save(package.save)
 
 
 def _nearest(path: Path) -> Path | None:

@@ -1102,9 +1102,30 @@ class Package:
         for tab in changes.tool_tabs:
             self._write_tab(tab, self._entry(tab.name))
         for name, tab_edits in edits.items():
-            entry = self._worksheet(name)
-            sheet = _Sheet(name, _text(self._parts[entry.part], entry.part), self._decoder)
-            self._set(entry.part, sheet.patch(tab_edits))
+            self._patch(name, tab_edits)
+        self._finish()
+
+    def type_cells(self, tab: str, values: Mapping[str, Value]) -> None:
+        """Put ``values`` into cells of ``tab`` (``{"E14": "1-0"}``) as a GM types them, whatever the cells
+        held: text stays text (never a formula), ``None`` empties a cell. For ``demo`` and tests, never for a
+        command, which writes only through :meth:`apply`."""
+        edits = _TabEdits()
+        for ref, value in values.items():
+            m = _REF.fullmatch(ref)
+            if m is None:
+                raise ValueError(f"{tab}!{ref}: not a cell reference")
+            edit = edits.cell(int(m[2]), column_index(m[1]))
+            edit.value, edit.set_value = value, True
+        self._patch(tab, edits)
+        self._finish()
+
+    def _patch(self, tab: str, edits: _TabEdits) -> None:
+        entry = self._worksheet(tab)
+        sheet = _Sheet(tab, _text(self._parts[entry.part], entry.part), self._decoder)
+        self._set(entry.part, sheet.patch(edits))
+
+    def _finish(self) -> None:
+        """The styles the edits added, and the flags that make Excel and LibreOffice recalculate."""
         if self._styles.changed:
             if self._styles_part is None:
                 self._styles_part = "xl/styles.xml"
