@@ -71,6 +71,10 @@ class RoundRecord:
     """1 if the player was Player A, 2 if Player B (games and forfeits); ``None`` for a double-sided match."""
     games: tuple[int, int, int] | None = None
     """Games won, lost, drawn by the player, when a game score was typed, and always for a double-sided match."""
+    scored: Fraction | None = None
+    """The player's game score (Results.Score A or B: victory points, control points), when typed (RULES.md 4.13)."""
+    conceded: Fraction | None = None
+    """The opponent's game score in the same game, when typed."""
 
 
 History = Mapping[PlayerId, tuple[RoundRecord, ...]]
@@ -130,14 +134,16 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
     matches: dict[tuple[PlayerId, int], list[RoundRecord]] = {}  # sides double: a round's games, for _match
 
     def record(player: PlayerId, r: int, kind: RoundKind, cls: str, opponent: PlayerId | None = None,
-               side: int | None = None, games: tuple[int, int, int] | None = None) -> None:
+               side: int | None = None, games: tuple[int, int, int] | None = None,
+               scores: tuple[Fraction, Fraction] | None = None) -> None:
         if games is not None:
             points, pairing_points = ranking.points(cls, games), pairing.points(cls, games)
         elif opponent is None:
             points, pairing_points = alone_ranking[kind, cls], alone_pairing[kind, cls]
         else:
             points, pairing_points = plain_ranking[kind, cls], plain_pairing[kind, cls]
-        rec = RoundRecord(r, kind, cls, points, pairing_points, opponent, side, games)
+        scored, conceded = scores if scores is not None else (None, None)
+        rec = RoundRecord(r, kind, cls, points, pairing_points, opponent, side, games, scored, conceded)
         if per > 1 and opponent is not None:
             matches.setdefault((player, r), []).append(rec)
         else:
@@ -151,9 +157,10 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
             record(g.a, g.round, *_BYE_KINDS[res.kind])
             continue
         ca, cb = _CLASSES[res.outcome]
+        sa, sb = (g.scores, (g.scores[1], g.scores[0])) if g.scores is not None else (None, None)
         if res.kind is ResultKind.FORFEIT:
-            record(g.a, g.round, RoundKind.FORFEIT_WIN if ca == "W" else RoundKind.FORFEIT_LOSS, ca, g.b, 1)
-            record(g.b, g.round, RoundKind.FORFEIT_WIN if cb == "W" else RoundKind.FORFEIT_LOSS, cb, g.a, 2)
+            record(g.a, g.round, RoundKind.FORFEIT_WIN if ca == "W" else RoundKind.FORFEIT_LOSS, ca, g.b, 1, None, sa)
+            record(g.b, g.round, RoundKind.FORFEIT_WIN if cb == "W" else RoundKind.FORFEIT_LOSS, cb, g.a, 2, None, sb)
             continue
         ga = res.games
         gb = None
@@ -163,8 +170,8 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
                 ca, cb = ranking.typed_classes(ga) or (ca, cb)
             except SheetswissError as e:
                 raise SheetswissError(f"{g.cell}: {e}") from None
-        record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga)
-        record(g.b, g.round, RoundKind.GAME, cb, g.a, 2, gb)
+        record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga, sa)
+        record(g.b, g.round, RoundKind.GAME, cb, g.a, 2, gb, sb)
     for (player, r), games in matches.items():
         if len(games) == per or (len(games) < per and event.settings.round_weight(r) < 1):  # a half round
             rows[player][r - 1] = _match(games)
@@ -183,7 +190,8 @@ def _match(games: list[RoundRecord]) -> RoundRecord:
     """A double-sided match (RULES.md 3) as one round: each game scored on its own and the points added;
     the games counted (won, lost, drawn); the match decided by game wins, as a typed game score is
     (RULES.md 1.1: more game wins wins, equal is a drawn match). Its kind is a game if either game was
-    played over the board, else a forfeit win or loss by the match's outcome.
+    played over the board, else a forfeit win or loss by the match's outcome. Its game scores (RULES.md
+    4.13) are the sum of the games' typed scores; ``None`` when neither game has one.
     """
     won, lost, drawn = (sum(g.outcome == c for g in games) for c in "WLD")
     cls = "W" if won > lost else "L" if lost > won else "D"
@@ -191,9 +199,12 @@ def _match(games: list[RoundRecord]) -> RoundRecord:
         kind = RoundKind.GAME
     else:
         kind = RoundKind.FORFEIT_WIN if cls == "W" else RoundKind.FORFEIT_LOSS
+    typed = [g for g in games if g.scored is not None and g.conceded is not None]
+    scored = sum((g.scored for g in typed if g.scored is not None), Fraction(0)) if typed else None
+    conceded = sum((g.conceded for g in typed if g.conceded is not None), Fraction(0)) if typed else None
     return RoundRecord(games[0].round, kind, cls, sum((g.points for g in games), Fraction(0)),
                        sum((g.pairing_points for g in games), Fraction(0)), games[0].opponent, None,
-                       (won, lost, drawn))
+                       (won, lost, drawn), scored, conceded)
 
 
 def total(records: tuple[RoundRecord, ...], *, pairing: bool = False) -> Fraction:

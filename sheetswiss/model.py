@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 from typing import TypeAlias, final
 
@@ -72,6 +73,9 @@ class Game:
     """The row in Results."""
     cell: CellRef = ""
     """The Result cell of this row, e.g. ``Results!E14``; every message about this game names it."""
+    scores: tuple[Fraction, Fraction] | None = None
+    """Results.Score A and Score B: each side's game score (victory points, control points), when typed
+    (RULES.md 4.13); ``None`` when the row has none."""
 
     @property
     def is_pairing(self) -> bool:

@@ -166,6 +166,16 @@ def _round_weights(text: str) -> tuple[tuple[int, Fraction], ...]:
     return tuple(sorted(out.items()))
 
 
+def _margin_cap(text: str) -> Fraction | None:
+    """A number above 0, or ``none`` for no cap (RULES.md 4.13: the most one game adds to a margin)."""
+    if text.strip().lower() == "none":
+        return None
+    cap = parse_number(text)
+    if cap <= 0:
+        raise ValueError(f"{excerpt(text)} is not above 0; a cap is the most one game's margin counts")
+    return cap
+
+
 def _ratio_cap(text: str) -> Fraction | None:
     """A number from 1, or ``none`` for no cap (RULES.md 5.4)."""
     if text.strip().lower() == "none":
@@ -395,6 +405,9 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("registration_name", "", _text,
                 "register: the header of the registrations' name column (or two joined by +: First name + "
                 "Last name); empty: Name, Full name or Player.", (), "10.1"),
+    SettingSpec("margin_cap", "", _margin_cap,
+                "Secondary scores (Results columns Score A and Score B): the most one game's margin counts in "
+                "margin and average_margin, e.g. 10; empty or none: no cap.", (), "4.13"),
 )
 
 _BY_KEY = {spec.key: spec for spec in SPECS}
@@ -499,6 +512,7 @@ class Settings:
     registrations: str = "Form Responses 1"
     registration_name: str = ""
     round_weights: tuple[tuple[int, Fraction], ...] = ()
+    margin_cap: Fraction | None = None
 
     @property
     def games_per_round(self) -> int:

@@ -24,7 +24,7 @@ from .errors import UnknownName
 from .history import RoundKind, RoundRecord
 from .model import Event, PlayerId
 from .names import sort_key
-from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, chain, number_text, split_by
+from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, event_chain, number_text, split_by
 
 __all__ = ["StandingRow", "Standings", "compute_standings", "explain", "making_cut", "top_cut"]
 
@@ -142,7 +142,7 @@ def compute_standings(event: Event, *, through: int | None = None) -> Standings:
     tied groups only.
     """
     ctx = Context.of(event, through=through)
-    names = chain(event.settings)
+    names = event_chain(event)
     ranking = _rank(ctx, names)
     per = event.settings.games_per_round
     rows: list[StandingRow] = []
@@ -174,7 +174,7 @@ def explain(event: Event, player: PlayerId, *, through: int | None = None) -> li
     ctx = Context.of(event, through=through)
     if player not in ctx.records:
         raise UnknownName(f"Players: no player named {player!r}")
-    names = chain(event.settings)
+    names = event_chain(event)
     ranking = _rank(ctx, names)
     at = next(i for i, group in enumerate(ranking.groups) if player in group)
     place = 1 + sum(len(group) for group in ranking.groups[:at])

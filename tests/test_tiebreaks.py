@@ -303,7 +303,8 @@ def test_registry_order_is_rules_section_9() -> None:
     assert list(TIEBREAKS) == [
         "buchholz", "buchholz_cut1", "buchholz_cut2", "median_buchholz", "sonneborn_berger", "sodos", "progress",
         "direct_encounter", "wins", "wins_otb", "black_games", "black_wins", "mwp", "omw", "gwp", "ogw", "oomw",
-        "hct_t1", "hct_t2", "hct_t3", "random", "cobra_sos", "cobra_esos"]
+        "hct_t1", "hct_t2", "hct_t3", "random", "cobra_sos", "cobra_esos", "total_score", "margin", "average_margin",
+        "opponents_score", "goal_average"]
 
 
 @pytest.mark.parametrize(("spelling", "name"), [

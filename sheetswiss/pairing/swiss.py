@@ -30,7 +30,7 @@ from ..results import ResultKind
 from ..scoring import pairing_scale_for, per_round
 from ..settings import Settings
 from ..standings import compute_standings
-from ..tiebreaks import chain
+from ..tiebreaks import event_chain
 from .engine import Proof, solve_round
 from .engine import fractions as level_fractions
 from .levels import (
@@ -206,7 +206,7 @@ def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores:
         random.Random(f"{event.settings.seed}:shuffle:1").shuffle(names)
         position = {name: i for i, name in enumerate(names)}
         return tuple(sorted(names, key=lambda n: (-scores[n], position[n])))
-    without_lot = tuple(name for name in chain(event.settings) if name != "random")
+    without_lot = tuple(name for name in event_chain(event) if name != "random")
     ranked = replace(event, settings=replace(event.settings, tiebreaks=without_lot))
     standing = {row.player: row.rank for row in compute_standings(ranked, through=round_ - 1).rows}
     return tuple(p.name for p in sorted(

@@ -5,7 +5,8 @@ player's round records, scores and opponents (:mod:`.registry`). Each family of 
 own module and registers itself on import, in the order of RULES.md section 9: :mod:`.fide` (Buchholz,
 Sonneborn-Berger, SODOS: the sum of defeated opponents' scores, ...), :mod:`.magic` (OMW%: opponents'
 match-win percentage, as the MTR, the Magic Tournament Rules, defines it), :mod:`.hearthstone` (the HCT,
-Hearthstone Championship Tour, T1-T3), :mod:`.lot` and :mod:`.netrunner` (Cobra's strength of schedule).
+Hearthstone Championship Tour, T1-T3), :mod:`.lot`, :mod:`.netrunner` (Cobra's strength of schedule) and
+:mod:`.scores` (secondary scores: victory points typed beside each result).
 
 >>> from fractions import Fraction
 >>> from sheetswiss.settings import Settings
@@ -20,7 +21,7 @@ Hearthstone Championship Tour, T1-T3), :mod:`.lot` and :mod:`.netrunner` (Cobra'
 from __future__ import annotations
 
 # isort: off
-from . import fide, magic, hearthstone, lot, netrunner  # registered in this order: RULES.md section 9
+from . import fide, magic, hearthstone, lot, netrunner, scores  # registered in this order: RULES.md section 9
 # isort: on
 from .registry import (
     TIEBREAKS,
@@ -32,6 +33,7 @@ from .registry import (
     chain,
     cut,
     default_chain,
+    event_chain,
     find_tiebreak,
     number_text,
     split_by,
@@ -47,10 +49,11 @@ __all__ = [
     "chain",
     "cut",
     "default_chain",
+    "event_chain",
     "find_tiebreak",
     "number_text",
     "split_by",
 ]
 
-_FAMILIES = (fide, magic, hearthstone, lot, netrunner)
+_FAMILIES = (fide, magic, hearthstone, lot, netrunner, scores)
 """The family modules, imported for their registrations."""

@@ -187,6 +187,20 @@ def chain(settings: Settings) -> tuple[str, ...]:
     return tuple(dict.fromkeys(find_tiebreak(s) for s in settings.tiebreaks))
 
 
+def event_chain(event: Event) -> tuple[str, ...]:
+    """The chain in force for ``event``: :func:`chain`, and seed 004's full chain once game scores are typed.
+
+    Seed 004's fifth step, "any goal average system", needs each side's game score: under the
+    ``armati`` default chain (``tiebreaks`` empty) it goes before the lot as soon as a Results row
+    has Score A and Score B (RULES.md 4.1 and 4.13).
+    """
+    names = chain(event.settings)
+    if (event.settings.tiebreaks is None and names == _DEFAULT_CHAINS["armati"]
+            and any(g.scores is not None for g in event.games)):
+        return (*names[:-1], "goal_average", names[-1])
+    return names
+
+
 def cut(values: Sequence[int], lowest: int = 0, highest: int = 0, vur: Sequence[bool] = ()) -> list[int]:
     """Positions a cut removes: the ``lowest`` least values, then the ``highest`` greatest.
 

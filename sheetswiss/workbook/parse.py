@@ -20,7 +20,7 @@ from ..model import Event, Game, Player
 from ..names import Names, name_key
 from ..results import ACCEPTED, Result
 from ..scoring import ScaleWarning, scale_for, scale_problems
-from ..settings import Settings, read_settings
+from ..settings import Settings, parse_number, read_settings
 from ..tiebreaks import chain
 from .contract import PLAYERS, RESULTS, SETTINGS
 
@@ -269,7 +269,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
 
     Each bad cell goes to ``problems`` and reading goes on; a row with a bad Round or player is left out
     of the checks across rows (a bad Result is not: the row still says who played when)."""
-    cols = Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table"])
+    cols = Columns(book, RESULTS, ["Round", "Player A", "Player B", "Result"], ["Table", *SCORE_COLUMNS])
     for problem in cols.merged_problems():
         problems.add(problem)
     known = Names(p.name for p in players)
@@ -328,9 +328,11 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
                 problems.add(BadWorkbook(
                     f"{cols.ref('Result', r)}: {result.spelling()!r} is a score of several games; under "
                     "sides: double each row is one game: type 1-0, 0-1 or 1/2"))
+        scores = problems.attempt(_scores, cols, row, r, b is None and b_read)
         if round_ is None or a is None or not b_read or a == b:  # who played when is unknown: no checks across rows
             continue
-        game = Game(round=round_, table=table, a=a, b=b, result=result, row=r, cell=cols.ref("Result", r))
+        game = Game(round=round_, table=table, a=a, b=b, result=result, row=r, cell=cols.ref("Result", r),
+                    scores=scores)
         second = False
         if double and b is not None:
             match = matches.setdefault((round_, frozenset((a, b))), [])
@@ -400,6 +402,50 @@ def _check_second_game(cols: Columns, game: Game, match: list[Game]) -> None:
         raise BadWorkbook(f"{cols.ref('Table', game.row)}: table {game.table}, but the first game of "
                           f"{game.b} v {game.a} (row {match[0].row}) is at table {match[0].table}; both games of "
                           "a match share a table")
+
+
+SCORE_COLUMNS = ("Score A", "Score B")
+"""Optional Results columns: each side's game score, victory points or control points (RULES.md 4.13)."""
+
+
+def _score(cols: Columns, row: tuple[Value, ...], name: str, r: int) -> Fraction | None:
+    """One Score cell: a number from 0, or empty; anything else is one line naming the cell."""
+    value = cols.get(row, name)
+    text = cell_text(value)
+    if not text:
+        return None
+    number: Fraction | None = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = Fraction(value).limit_denominator(10**6) if isinstance(value, float) else Fraction(value)
+    elif isinstance(value, str):
+        try:
+            number = parse_number(text)
+        except ValueError:
+            number = None
+    if number is None or number < 0:
+        what = "the formula " + excerpt(text) if isinstance(value, Uncalculated) else excerpt(text)
+        raise BadWorkbook(f"{cols.ref(name, r)}: cannot read {what} as a score; type a number from 0 (victory "
+                          "points, control points), or leave the cell empty")
+    return number
+
+
+def _scores(cols: Columns, row: tuple[Value, ...], r: int, bye: bool) -> tuple[Fraction, Fraction] | None:
+    """Score A and Score B of row ``r`` (RULES.md 4.13): both or neither, and none on a bye row."""
+    if not any(name in cols.index for name in SCORE_COLUMNS):
+        return None
+    a, b = (_score(cols, row, name, r) if name in cols.index else None for name in SCORE_COLUMNS)
+    if a is None and b is None:
+        return None
+    typed, empty = ("Score A", "Score B") if a is not None else ("Score B", "Score A")
+    if bye:
+        raise BadWorkbook(f"{cols.ref(typed, r)}: a row without an opponent has no game score; clear the cell")
+    if a is None or b is None:
+        if empty not in cols.index:
+            raise BadWorkbook(f"{cols.ref(typed, r)}: there is no column headed {empty!r} for the other side's "
+                              "score; add one beside it")
+        raise BadWorkbook(f"{cols.ref(empty, r)}: {empty} is empty but {typed} ({cols.ref(typed, r)}) is typed; "
+                          "type both sides' scores, or neither")
+    return a, b
 
 
 _DATE_TEXT = re.compile(r"\d{1,4}/\d{1,2}/\d{1,4}|\d{1,2}:\d{2}:\d{2}( [AP]M)?|\d{4}-\d{2}-\d{2}( .*)?")
