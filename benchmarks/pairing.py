@@ -33,10 +33,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 from sheetswiss.history import history
 from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import pair_round
-from sheetswiss.pairing.engine import Costs
+from sheetswiss.pairing.costs import Costs
 from sheetswiss.pairing.levels import (
     BALANCE,
     CLUB,
@@ -49,7 +51,7 @@ from sheetswiss.pairing.levels import (
     SCORE,
     WHO_FLOATS,
 )
-from sheetswiss.pairing.swiss import _state
+from sheetswiss.pairing.state import round_state
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 
@@ -150,15 +152,12 @@ def build(size: int, shape: Shape, seed: int = 1) -> Event:
 
 def totals(event: Event, pairs: list[tuple[str, str | None]]) -> tuple[int, ...]:
     """The level totals of ``pairs`` under RULES.md 2.1 (level 3 scaled to integers)."""
-    st = _state(event, event.paired_rounds + 1)
+    st = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, st, st.order, rematches=True)
     position = {name: i for i, name in enumerate(st.order)}
-    out = [0] * len(LEVELS)
-    for a, b in pairs:
-        i, j = position[a], (costs.bye if b is None else position[b])
-        for k, v in enumerate(costs.levels(min(i, j), max(i, j))):
-            out[k] += v
-    return tuple(out)
+    ends = np.array([(position[a], costs.bye if b is None else position[b]) for a, b in pairs], dtype=np.int64)
+    table = costs.level_table(ends[:, 0], ends[:, 1]) if len(ends) else np.zeros((0, len(LEVELS)), dtype=np.int64)
+    return tuple(int(v) for v in table.sum(axis=0))
 
 
 def swisspair_pairs(event: Event) -> tuple[list[tuple[str, str | None]], float] | None:

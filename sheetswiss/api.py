@@ -29,7 +29,7 @@ from .heats import qualify as heat_qualify
 from .model import Event, Player, PlayerId
 from .names import Names, name_key, sort_key
 from .pairing import Pairing, check_pairing, pair_round
-from .pairing.engine import Proof
+from .pairing.solver import Proof
 from .playoffs import Bracket
 from .seating import seat_heat
 from .settings import Settings

@@ -1,5 +1,8 @@
-"""RULES.md 2's per-pair level costs written out plainly from the round state, as the independent reference
-the engine's costs (:class:`sheetswiss.pairing.engine.Costs`) are tested against."""
+"""The oracle for the pair cost: RULES.md 2's eleven levels written out plainly, one pair at a time, from the
+round state, with Fractions and player names. It shares nothing with the production cost
+(:mod:`sheetswiss.pairing.costs`, whole arrays of pairs) beyond the rule formulas of
+:mod:`sheetswiss.pairing.levels`, so the tests compare the two pair by pair and pairing by pairing.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,10 @@ import math
 import random
 from fractions import Fraction
 
+import numpy as np
+
 from sheetswiss.model import Event, PlayerId
+from sheetswiss.pairing.costs import Costs
 from sheetswiss.pairing.levels import (
     BALANCE,
     CLUB,
@@ -20,15 +26,19 @@ from sheetswiss.pairing.levels import (
     REMATCH,
     SCORE,
     WHO_FLOATS,
+    colour_ok,
+    due_colour,
     float_cost,
     float_height,
+    side_cost,
     triangle,
 )
-from sheetswiss.pairing.swiss import _assignments, _State, _two_sided
+from sheetswiss.pairing.matching import min_cost_perfect_matching
+from sheetswiss.pairing.state import RoundState
 from sheetswiss.scoring import pairing_scale_for
 
 
-def distance(event: Event, state: _State, x: PlayerId, y_score: Fraction, y_group: int) -> Fraction:
+def distance(event: Event, state: RoundState, x: PlayerId, y_score: Fraction, y_group: int) -> Fraction:
     """Score-group distance d of RULES.md 2.2 (``score_distance``)."""
     mode = event.settings.score_distance
     if mode == "groups":
@@ -37,8 +47,32 @@ def distance(event: Event, state: _State, x: PlayerId, y_score: Fraction, y_grou
     return delta / pairing_scale_for(event.settings).win if mode == "wins" else delta
 
 
-def edge_levels(event: Event, state: _State, i: int, j: int, rematch: bool) -> list[Fraction]:
-    """The eleven level costs of the edge between ranking positions ``i < j`` (``j`` may be the bye)."""
+def oracle_assignments(event: Event, state: RoundState, x: PlayerId, y: PlayerId
+                       ) -> list[tuple[tuple[Fraction, int, int], PlayerId, PlayerId]]:
+    """The pair's edges still allowed, one per side assignment (side 1, White, first), each with its side cost
+    (RULES.md 3), colour hard and colour preference (2.10), cheapest first. Under ``sides: single`` an
+    assignment already played is gone unless both are (the pair is then a rematch, RULES.md 3)."""
+    settings = event.settings
+    spent = frozenset((x, y)) in state.met
+    out = []
+    for first, second in ((x, y), (y, x)):
+        sf, ss = state.sides.get(first, ()), state.sides.get(second, ())
+        if settings.sides == "single":
+            if (first, second) in state.played and not spent:
+                continue
+            bias_f, bias_s = sf.count(1) - sf.count(2), ss.count(1) - ss.count(2)
+            out.append(((side_cost(settings, bias_f, bias_s), 0, 0), first, second))
+        else:
+            hard = int(not (colour_ok(sf, 1) and colour_ok(ss, 2)))
+            pref = int(due_colour(sf) == 2 or due_colour(ss) == 1)
+            out.append(((Fraction(0), hard, pref), first, second))
+    out.sort(key=lambda option: option[0])
+    return out
+
+
+def oracle_levels(event: Event, state: RoundState, i: int, j: int, rematch: bool) -> list[Fraction]:
+    """The eleven level costs of the edge between ranking positions ``i < j`` (``j`` may be the bye), the
+    seeded random level left at 0."""
     n = len(state.order)
     x = state.order[i]
     c = [Fraction(0)] * len(LEVELS)
@@ -77,10 +111,19 @@ def edge_levels(event: Event, state: _State, i: int, j: int, rematch: bool) -> l
             c[PATTERN] = Fraction(abs((pj - pi) - math.ceil(size / 2)))
         elif event.settings.within_group == "fold":
             c[PATTERN] = Fraction(abs(pi + pj - (size - 1)))
-    if _two_sided(event.settings):  # the cheaper edge of the pair (RULES.md 3, 2.10)
-        (extra, hard, pref), _, _ = _assignments(event, state, x, y)[0]
+    settings = event.settings
+    if settings.sides == "single" or (settings.sides == "none" and settings.colours == "alternate"):
+        (extra, hard, pref), _, _ = oracle_assignments(event, state, x, y)[0]  # the cheaper edge (RULES.md 3, 2.10)
         c[SCORE] += extra
         c[COLOUR_HARD], c[COLOUR_PREF] = Fraction(hard), Fraction(pref)
     return c
 
 
+def complete_graph_cost(costs: Costs) -> int | None:
+    """networkx's exact minimum over every allowed pair, each priced with RULES.md 2.1's encoding."""
+    i, j = np.triu_indices(costs.nodes, 1)
+    keep = costs.allowed_many(i, j)
+    i, j = i[keep], j[keep]
+    edges = dict(zip(zip(i.tolist(), j.tolist()), costs.weights(i, j)))
+    found = min_cost_perfect_matching(list(range(costs.nodes)), edges)
+    return None if found is None else sum(edges[e] for e in found)

@@ -292,13 +292,13 @@ def test_random_double_events_keep_the_rules(case: tuple[int, int, list[int | No
 def test_colours_setting_is_ignored_under_double_sides() -> None:
     """Both sides are played every round, so there are no colours to choose: the engine's sparse solve
     applies, not the complete-graph solve of two-edge pairs (RULES.md 3, 2.10)."""
-    from sheetswiss.pairing.engine import Costs
-    from sheetswiss.pairing.swiss import _state
+    from sheetswiss.pairing.costs import Costs
+    from sheetswiss.pairing.state import round_state
 
     from .helpers import make_event
 
     event = make_event([f"p{i}" for i in range(10)], sides="double", colours="alternate")
-    state = _state(event, 1)
+    state = round_state(event, 1)
     assert Costs(event, state, state.order, rematches=False).mode == ""
     proof = pair_round(event).proof
     assert proof is not None and proof.method != "complete graph"

@@ -14,11 +14,12 @@ from sheetswiss.errors import SheetswissError
 from sheetswiss.model import Event, Player
 from sheetswiss.pairing import Pairing, check_pairing, pair_round
 from sheetswiss.pairing.levels import BALANCE, HEIGHT, RANDOM, SCORE
-from sheetswiss.pairing.swiss import _passed_over, _solve, _State, _state
+from sheetswiss.pairing.state import RoundState, round_state
+from sheetswiss.pairing.swiss import _passed_over, _solve
 from sheetswiss.settings import Settings
 
 from .helpers import add_round, make_event, play, random_results
-from .reference_levels import edge_levels
+from .reference_levels import oracle_levels
 
 
 def test_rules_2_5_worked_example() -> None:
@@ -26,12 +27,13 @@ def test_rules_2_5_worked_example() -> None:
     names = "ABCDEFGH"
     scores = dict(zip(names, map(Fraction, (4, 4, 4, 3, 3, 2, 2, 2))))
     group = dict(zip(names, (0, 0, 0, 1, 1, 2, 2, 2)))
-    state = _State(3, tuple(names), scores, group, {0: ("A", "B", "C"), 1: ("D", "E"), 2: ("F", "G", "H")},
-                   {"B": 1}, frozenset({frozenset("AB")}), frozenset(names), dict.fromkeys(names, ""), ())
+    state = RoundState(round=3, order=tuple(names), scores=scores, group=group,
+                       group_members={0: ("A", "B", "C"), 1: ("D", "E"), 2: ("F", "G", "H")}, balance={"B": 1},
+                       met=frozenset({frozenset("AB")}), bye_eligible=frozenset(names), clubs=dict.fromkeys(names, ""))
     event = make_event(names)
     solved = _solve(event, state, frozenset(names), rematches=False)
     assert solved is not None
-    matching, levels, _ = solved
+    matching, levels = solved.matching, solved.levels
     assert [names[i] + names[j] for i, j in matching] == ["AC", "BD", "EF", "GH"]
     assert sum(levels[e][SCORE] for e in matching) == 2
     assert sum(levels[e][HEIGHT] for e in matching) == 3
@@ -49,8 +51,8 @@ def test_the_leaders_meet_when_they_may() -> None:
     assert [(t.a, t.b) for t in pairing.tables] == [("A", "B"), ("C", "F"), ("D", "E")]
     assert [t.cost[SCORE] for t in pairing.tables] == [0, 1, 1]
     assert [t.cost[HEIGHT] for t in pairing.tables] == [0, 1, 1]
-    state = _state(event, 3)
-    leaders_float = [edge_levels(event, state, 0, 3, False), edge_levels(event, state, 1, 2, False)]
+    state = round_state(event, 3)
+    leaders_float = [oracle_levels(event, state, 0, 3, False), oracle_levels(event, state, 1, 2, False)]
     assert [lv[SCORE] for lv in leaders_float] == [1, 1]  # the same score cost as C-F and D-E
     assert [lv[HEIGHT] for lv in leaders_float] == [2, 2]  # but each float crosses the top boundary
     assert pairing.proof is not None and pairing.proof.proven
@@ -60,23 +62,23 @@ def test_the_float_goes_to_the_balance_nearest_zero() -> None:
     """RULES.md 2.5: A must float down; B (+2, top of its group) has floated up twice, C (0) never, so C
     floats up although B ranks higher; among down-floaters the highest balance goes first."""
     names = "ABCD"
-    state = _State(3, tuple(names), dict(zip(names, map(Fraction, (4, 2, 2, 2)))), dict(zip(names, (0, 1, 1, 1))),
-                   {0: ("A",), 1: ("B", "C", "D")}, {"B": 2}, frozenset(), frozenset(names),
-                   dict.fromkeys(names, ""), ())
+    state = RoundState(round=3, order=tuple(names), scores=dict(zip(names, map(Fraction, (4, 2, 2, 2)))),
+                       group=dict(zip(names, (0, 1, 1, 1))), group_members={0: ("A",), 1: ("B", "C", "D")},
+                       balance={"B": 2}, met=frozenset(), bye_eligible=frozenset(names), clubs=dict.fromkeys(names, ""))
     solved = _solve(make_event(names), state, frozenset(names), rematches=False)
     assert solved is not None
-    assert sorted(names[i] + names[j] for i, j in solved[0]) == ["AC", "BD"]
-    levels = [edge_levels(make_event(names), state, 0, j, False)[BALANCE] for j in (1, 2, 3)]
+    assert sorted(names[i] + names[j] for i, j in solved.matching) == ["AC", "BD"]
+    levels = [oracle_levels(make_event(names), state, 0, j, False)[BALANCE] for j in (1, 2, 3)]
     # balances run 0..+2: A down costs 1 + 2(2 - 0), B up 1 + 2(2 - 0), C and D up 1 each
     assert levels == [10, 6, 6]  # B costs 4 more than C; C and D tie and position decides
 
 
-def _five(balance: dict[str, int], met: frozenset[frozenset[str]] = frozenset()) -> tuple[Event, _State]:
+def _five(balance: dict[str, int], met: frozenset[frozenset[str]] = frozenset()) -> tuple[Event, RoundState]:
     """A, B, C on 1 point, D, E on 0 (E ranked last), everyone without a bye."""
     names = "ABCDE"
-    state = _State(4, tuple(names), dict(zip(names, map(Fraction, (1, 1, 1, 0, 0)))),
-                   dict(zip(names, (0, 0, 0, 1, 1))), {0: ("A", "B", "C"), 1: ("D", "E")}, balance, met,
-                   frozenset(names), dict.fromkeys(names, ""), ())
+    state = RoundState(round=4, order=tuple(names), scores=dict(zip(names, map(Fraction, (1, 1, 1, 0, 0)))),
+                       group=dict(zip(names, (0, 0, 0, 1, 1))), group_members={0: ("A", "B", "C"), 1: ("D", "E")},
+                       balance=balance, met=met, bye_eligible=frozenset(names), clubs=dict.fromkeys(names, ""))
     return make_event(names), state
 
 
@@ -93,7 +95,7 @@ def test_a_bye_that_passes_the_lowest_ranked_player_over_says_why(
     event, state = _five(balance, met)
     solved = _solve(event, state, frozenset("ABCDE"), rematches=False)
     assert solved is not None
-    matching, levels, _ = solved
+    matching, levels = solved.matching, solved.levels
     assert [i for i, j in matching if j == 5] == [3]  # D has the bye
     assert _passed_over(event, state, matching, levels, frozenset("ABCDE"), False) == why
 
@@ -102,8 +104,8 @@ def test_a_bye_to_the_lowest_ranked_player_passes_nobody_over() -> None:
     event, state = _five({})
     solved = _solve(event, state, frozenset("ABCDE"), rematches=False)
     assert solved is not None
-    assert [i for i, j in solved[0] if j == 5] == [4]  # E
-    assert _passed_over(event, state, solved[0], solved[1], frozenset("ABCDE"), False) == ""
+    assert [i for i, j in solved.matching if j == 5] == [4]  # E
+    assert _passed_over(event, state, solved.matching, solved.levels, frozenset("ABCDE"), False) == ""
 
 
 def rated(n: int, clubs: str = "") -> list[Player]:
@@ -227,7 +229,7 @@ def test_everyone_paired_once_no_avoidable_rematch_at_most_one_bye(case: tuple[E
     event, rounds = case
     byes: Counter[str] = Counter()
     for before, pairing in _play_checked(event, rounds, seed):
-        state = _state(before, pairing.round)
+        state = round_state(before, pairing.round)
         paired = Counter(n for t in pairing.tables for n in (t.a, t.b) if n)
         assert set(paired) == set(state.order) and set(paired.values()) == {1}
         if pairing.rematches:
@@ -250,7 +252,7 @@ def _matchings(nodes: list[int], edges: set[tuple[int, int]]) -> list[list[tuple
     return out
 
 
-def _min_matching(event: Event, state: _State, rematches: bool, anyone_bye: bool = False
+def _min_matching(event: Event, state: RoundState, rematches: bool, anyone_bye: bool = False
                   ) -> tuple[Fraction, ...] | None:
     """The lexicographically least total level vector over every perfect matching, by brute force."""
     n = len(state.order)
@@ -260,9 +262,9 @@ def _min_matching(event: Event, state: _State, rematches: bool, anyone_bye: bool
         for j in range(i + 1, n):
             met = frozenset((state.order[i], state.order[j])) in state.met
             if not met or rematches:
-                levels[i, j] = edge_levels(event, state, i, j, met)
+                levels[i, j] = oracle_levels(event, state, i, j, met)
         if n % 2 and state.order[i] in pool:
-            levels[i, n] = edge_levels(event, state, i, n, False)
+            levels[i, n] = oracle_levels(event, state, i, n, False)
     totals = [tuple(sum(col) for col in zip(*(levels[e] for e in m)))
               for m in _matchings(list(range(n + n % 2)), set(levels))]
     return min(totals) if totals else None
@@ -273,7 +275,7 @@ def _min_matching(event: Event, state: _State, rematches: bool, anyone_bye: bool
 def test_matching_cost_equals_brute_force(case: tuple[Event, int], seed: int) -> None:
     event, rounds = case
     for before, pairing in _play_checked(event, rounds, seed):
-        state = _state(before, pairing.round)
+        state = round_state(before, pairing.round)
         if pairing.notes:
             continue  # a relaxed round: covered by the invariant test
         got = tuple(sum(col) for col in zip(*(t.cost for t in pairing.tables)))

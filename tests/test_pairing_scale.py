@@ -17,17 +17,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.model import Event, Game, Player
-from sheetswiss.pairing import engine, pair_round
+from sheetswiss.pairing import pair_round, solver
 from sheetswiss.pairing.blossom import Matcher, Nesting
-from sheetswiss.pairing.engine import Costs, Solver, pair_draw, player_keys
+from sheetswiss.pairing.costs import Costs, pair_draw, player_keys
 from sheetswiss.pairing.levels import RANDOM, SCORE
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
-from sheetswiss.pairing.swiss import _solve, _state
+from sheetswiss.pairing.solver import Solver
+from sheetswiss.pairing.state import round_state
+from sheetswiss.pairing.swiss import _solve
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 
 from .helpers import add_round, random_results
-from .reference_levels import edge_levels
+from .reference_levels import complete_graph_cost, oracle_levels
 
 
 def _murmur_final(k: int) -> int:
@@ -84,16 +86,13 @@ def _event(n: int, seed: int, drops: bool) -> Event:
 
 def _reference_cost(event: Event, pool: frozenset[str], rematches: bool) -> int | None:
     """networkx's exact minimum on the complete graph, with RULES.md 2.1's encoding."""
-    state = _state(event, event.paired_rounds + 1)
+    state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, pool, rematches)
-    edges = {(i, j): costs.encode(i, j) for i in range(costs.n) for j in range(i + 1, costs.nodes)
-             if costs.allowed(i, j)}
-    found = min_cost_perfect_matching(list(range(costs.nodes)), edges)
-    return None if found is None else sum(edges[e] for e in found)
+    return complete_graph_cost(costs)
 
 
 def _check_round(event: Event) -> None:
-    state = _state(event, event.paired_rounds + 1)
+    state = round_state(event, event.paired_rounds + 1)
     pool = state.bye_eligible or frozenset(state.order)
     for rematches in (False, True):
         solved = _solve(event, state, pool, rematches)
@@ -101,7 +100,7 @@ def _check_round(event: Event) -> None:
         assert (solved is None) == (best is None)
         if solved is None or best is None:
             continue
-        matching, _, proof = solved
+        matching, proof = solved.matching, solved.proof
         costs = Costs(event, state, pool, rematches)
         got = sum(costs.encode(i, j) for i, j in matching)
         assert got == best  # the engine's pairing is a minimum of the complete graph
@@ -140,7 +139,7 @@ def test_fast_levels_equal_the_reference_levels(n: int, rounds: int, seed: int) 
     result = random_results(seed)
     for _ in range(rounds):
         event = add_round(event, pair_round(event), result)
-    state = _state(event, event.paired_rounds + 1)
+    state = round_state(event, event.paired_rounds + 1)
     if not state.order:
         return
     costs = Costs(event, state, state.order, rematches=True)
@@ -151,9 +150,9 @@ def test_fast_levels_equal_the_reference_levels(n: int, rounds: int, seed: int) 
         if i == j:
             continue
         i, j = min(i, j), max(i, j)
-        expected = edge_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
+        expected = oracle_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
         got = costs.levels(i, j)
-        assert [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])] == got[:RANDOM]
+        assert [v * (costs.score_scale if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])] == got[:RANDOM]
 
 
 def test_pairing_reports_its_proof() -> None:
@@ -168,7 +167,7 @@ def test_pairing_reports_its_proof() -> None:
 @pytest.fixture
 def sparse_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """No complete-graph fallback: every field goes through the sparse solve and its certificate."""
-    monkeypatch.setattr(engine, "_COMPLETE", 0)
+    monkeypatch.setattr(solver, "_COMPLETE", 0)
 
 
 def _shared_z(m: Matcher, u: int, v: int) -> int:
@@ -280,15 +279,15 @@ def test_a_boundary_crossed_three_times_is_solved_again_without_its_dual(n: int,
     result = random_results(seed)
     for _ in range(rounds):
         event = add_round(event, pair_round(event), result)
-    state = _state(event, event.paired_rounds + 1)
+    state = round_state(event, event.paired_rounds + 1)
     pool = state.bye_eligible or frozenset(state.order)
     costs = Costs(event, state, pool, rematches=False)
     solver = Solver(costs)
-    before = list(costs.z)
+    before = list(costs.boundary_dual)
     solved = solver.solve()
     assert solved is not None
     mate, proof = solved
-    assert any(b > 0 and a == 0 for b, a in zip(before, costs.z))  # the case occurred
+    assert any(b > 0 and a == 0 for b, a in zip(before, costs.boundary_dual))  # the case occurred
     got = sum(costs.encode(u, v) for u, v in mate.items() if u < v)
     assert proof.proven and got == _reference_cost(event, pool, rematches=False)
 
@@ -321,19 +320,19 @@ def test_fallback_when_the_widening_does_not_settle(monkeypatch: pytest.MonkeyPa
     """With a single round of widening, fields that need more fall back: small ones to the complete graph
     (exact by construction), large ones to the pairing optimal on G' with the gap that the repaired duals
     still prove, which never claims more than the true minimum allows."""
-    monkeypatch.setattr(engine, "_ROUNDS", 1)
-    monkeypatch.setattr(engine, "_COMPLETE", complete)
+    monkeypatch.setattr(solver, "_ROUNDS", 1)
+    monkeypatch.setattr(solver, "_COMPLETE", complete)
     fell_back = 0
     for seed in (31, 32, 33):
         event = _event(90, seed, drops=True)
         result = random_results(seed)
         for _ in range(5):
-            state = _state(event, event.paired_rounds + 1)
+            state = round_state(event, event.paired_rounds + 1)
             pool = state.bye_eligible or frozenset(state.order)
             solved = _solve(event, state, pool, False)
             best = _reference_cost(event, pool, rematches=False)
             if solved is not None and best is not None:
-                matching, _, proof = solved
+                matching, proof = solved.matching, solved.proof
                 got = sum(Costs(event, state, pool, False).encode(i, j) for i, j in matching)
                 fell_back += proof.widenings == 1
                 assert not proof.proven or proof.gap == 0

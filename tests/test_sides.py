@@ -10,6 +10,7 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import openpyxl
 import pytest
 
@@ -18,16 +19,17 @@ from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.history import history, side_bias, sides_played
 from sheetswiss.model import Event
 from sheetswiss.pairing import check_pairing, pair_round
-from sheetswiss.pairing.engine import Costs
-from sheetswiss.pairing.levels import CLUB, COLOUR_HARD, RANDOM, SCORE
+from sheetswiss.pairing.costs import Costs
+from sheetswiss.pairing.levels import CLUB, COLOUR_HARD, RANDOM, SCORE, colour_ok, side_cost
 from sheetswiss.pairing.matching import min_cost_perfect_matching
-from sheetswiss.pairing.swiss import _orient, _solve, _State, _state, colour_ok, side_cost
+from sheetswiss.pairing.state import RoundState, round_state
+from sheetswiss.pairing.swiss import _orient, _solve
 from sheetswiss.settings import Settings, parse_settings
 from sheetswiss.workbook.parse import parse_event
 from sheetswiss.workbook.render import pairings_tab
 
 from .helpers import add_round, make_event, new_workbook, random_results, type_results
-from .reference_levels import edge_levels
+from .reference_levels import complete_graph_cost, oracle_levels
 
 SINGLE = Settings(sides="single")
 
@@ -55,39 +57,40 @@ def test_side_cost_sum_measure_and_base() -> None:
     assert side_cost(Settings(sides="single", side_cost_base=Fraction(5, 2)), 1, 1) == Fraction(25, 4)
 
 
-def four_players(played: frozenset[tuple[str, str]] = frozenset()) -> tuple[Event, _State]:
+def four_players(played: frozenset[tuple[str, str]] = frozenset()) -> tuple[Event, RoundState]:
     """RULES.md 3: A (2 wins, +1), B (2, +1), C (1, -1), D (1, -1), pairing round 4."""
     names = "ABCD"
     sides: dict[str, tuple[int, ...]] = {"A": (1, 2, 1), "B": (1, 2, 1), "C": (2, 1, 2), "D": (2, 1, 2)}
-    state = _State(4, tuple(names), dict(zip(names, map(Fraction, (2, 2, 1, 1)))), dict(zip(names, (0, 0, 1, 1))),
-                   {0: ("A", "B"), 1: ("C", "D")}, {}, frozenset(), frozenset(names), dict.fromkeys(names, ""),
-                   (), sides, played)
+    state = RoundState(round=4, order=tuple(names), scores=dict(zip(names, map(Fraction, (2, 2, 1, 1)))),
+                       group=dict(zip(names, (0, 0, 1, 1))), group_members={0: ("A", "B"), 1: ("C", "D")}, balance={},
+                       met=frozenset(), bye_eligible=frozenset(names), clubs=dict.fromkeys(names, ""), sides=sides,
+                       played=played)
     return make_event(names, sides="single", points="hct"), state
 
 
 def test_rules_3_four_player_example() -> None:
     event, state = four_players()
-    level3 = {x + y: edge_levels(event, state, "ABCD".index(x), "ABCD".index(y), False)[SCORE]
+    level3 = {x + y: oracle_levels(event, state, "ABCD".index(x), "ABCD".index(y), False)[SCORE]
               for x, y in ("AB", "CD", "AC", "BD")}
     assert level3["AB"] + level3["CD"] == 128
     assert level3["AC"] + level3["BD"] == 2
     solved = _solve(event, state, frozenset("ABCD"), rematches=False)
     assert solved is not None
-    matching, levels, proof = solved
+    matching, levels, proof, costs = solved.matching, solved.levels, solved.proof, solved.costs
     assert ["ABCD"[i] + "ABCD"[j] for i, j in matching] == ["AC", "BD"]
     assert sum(levels[e][SCORE] for e in matching) == 2 and proof.proven
-    assert _orient(event, state, "A", "C", 1)[:2] == ("C", "A")   # C and D take side 1
-    assert _orient(event, state, "B", "D", 2)[:2] == ("D", "B")
+    assert _orient(event, state, costs, 0, 2, 1)[:2] == ("C", "A")   # C and D take side 1
+    assert _orient(event, state, costs, 1, 3, 2)[:2] == ("D", "B")
 
 
 def test_a_played_assignment_is_gone() -> None:
     """RULES.md 3: A already played side 2 against C, so "C side 1" is gone and A-C costs 1 + 64."""
     event, state = four_players(frozenset({("C", "A")}))
-    assert edge_levels(event, state, 0, 2, False)[SCORE] == 65
-    assert _orient(event, state, "A", "C", 1)[0] == "A"
-    assert "the only side assignment left" in _orient(event, state, "A", "C", 1)[2]
+    assert oracle_levels(event, state, 0, 2, False)[SCORE] == 65
     costs = Costs(event, state, "ABCD", rematches=False)
-    assert costs.levels(0, 2)[SCORE] == 65 * costs.scale3
+    assert _orient(event, state, costs, 0, 2, 1)[0] == "A"
+    assert "the only side assignment left" in _orient(event, state, costs, 0, 2, 1)[2]
+    assert costs.levels(0, 2)[SCORE] == 65 * costs.score_scale
 
 
 def test_engine_costs_agree_on_the_examples() -> None:
@@ -98,36 +101,33 @@ def test_engine_costs_agree_on_the_examples() -> None:
         costs = Costs(event, state, "ABCD", rematches=True)
         for i in range(4):
             for j in range(i + 1, 4):
-                expected = edge_levels(event, state, i, j, j in costs.met[i])
-                scaled = [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])]
+                expected = oracle_levels(event, state, i, j, j in costs.met[i])
+                scaled = [v * (costs.score_scale if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])]
                 assert scaled == costs.levels(i, j)[:RANDOM]
 
 
 def _reference_cost(event: Event, rematches: bool) -> int | None:
-    state = _state(event, event.paired_rounds + 1)
+    state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or state.order, rematches)
-    edges = {(i, j): costs.encode(i, j) for i in range(costs.n) for j in range(i + 1, costs.nodes)
-             if costs.allowed(i, j)}
-    found = min_cost_perfect_matching(list(range(costs.nodes)), edges)
-    return None if found is None else sum(edges[e] for e in found)
+    return complete_graph_cost(costs)
 
 
 def _agree(event: Event, rng: random.Random) -> None:
     """The engine's levels equal the reference's, and its pairing is networkx's minimum."""
-    state = _state(event, event.paired_rounds + 1)
+    state = round_state(event, event.paired_rounds + 1)
     pool = state.bye_eligible or frozenset(state.order)
     costs = Costs(event, state, pool, rematches=True)
     for _ in range(150):
         i, j = sorted(rng.sample(range(costs.nodes), 2))
-        expected = edge_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
-        scaled = [v * (costs.scale3 if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])]
+        expected = oracle_levels(event, state, i, j, j != costs.bye and j in costs.met[i])
+        scaled = [v * (costs.score_scale if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])]
         assert scaled == costs.levels(i, j)[:RANDOM]
     solved = _solve(event, state, pool, False)
     best = _reference_cost(event, False)
     assert (solved is None) == (best is None)
     if solved is not None:
         fresh = Costs(event, state, pool, rematches=False)
-        assert sum(fresh.encode(i, j) for i, j in solved[0]) == best
+        assert sum(fresh.encode(i, j) for i, j in solved.matching) == best
 
 
 def test_single_sided_forty_players_eight_rounds() -> None:
@@ -195,10 +195,13 @@ def test_single_sided_is_deterministic_for_a_seed() -> None:
 def _best_above_colour(event: Event, hard_colour_allowed: bool) -> int | None:
     """The least cost of levels 1-5 (rematch, club, score, float height, club) over the round's pairings,
     with or without pairs that break a hard colour limit."""
-    state = _state(event, event.paired_rounds + 1)
+    state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or state.order, rematches=False)
-    edges = {(i, j): costs.encode(i, j) // costs.mult[CLUB] for i in range(costs.n) for j in range(i + 1, costs.nodes)
-             if costs.allowed(i, j) and (hard_colour_allowed or costs.levels(i, j)[COLOUR_HARD] == 0)}
+    i, j = np.triu_indices(costs.nodes, 1)
+    table = costs.level_table(i, j)
+    keep = costs.allowed_many(i, j) & (hard_colour_allowed | (table[:, COLOUR_HARD] == 0))
+    edges = {e: w // costs.multipliers[CLUB]
+             for e, w in zip(zip(i[keep].tolist(), j[keep].tolist()), costs.weights_of(table[keep]))}
     found = min_cost_perfect_matching(list(range(costs.nodes)), edges)
     return None if found is None else sum(edges[e] for e in found)
 
@@ -245,7 +248,7 @@ def test_colours_engine_agrees_with_the_reference() -> None:
 def test_round_one_colours_alternate_by_table() -> None:
     names = [f"r{i}" for i in range(8)]
     event = make_event(names, seed=3, colours="alternate", first_round="random")
-    state = _state(event, 1)
+    state = round_state(event, 1)
     pairing = pair_round(event)
     higher_white = [state.order.index(t.a) < state.order.index(t.b) for t in pairing.tables]
     assert higher_white in ([True, False, True, False], [False, True, False, True])
@@ -255,13 +258,14 @@ def test_due_colour_goes_to_the_larger_imbalance() -> None:
     """RULES.md 2.10: both due White, neither choice breaks a limit; x has c = 0 (last Black), y has c = -1:
     y gets White; equal claims: the higher-ranked x."""
     names = ("x", "y")
-    state = _State(3, names, {"x": Fraction(1), "y": Fraction(1)}, {"x": 0, "y": 0}, {0: names}, {}, frozenset(),
-                   frozenset(names), {"x": "", "y": ""}, (), {"x": (1, 2), "y": (2,)})
+    state = RoundState(round=3, order=names, scores={"x": Fraction(1), "y": Fraction(1)}, group={"x": 0, "y": 0},
+                       group_members={0: names}, balance={}, met=frozenset(), bye_eligible=frozenset(names),
+                       clubs={"x": "", "y": ""}, sides={"x": (1, 2), "y": (2,)})
     event = make_event(names, colours="alternate")
-    a, b, note = _orient(event, state, "x", "y", 1)
+    a, b, note = _orient(event, state, Costs(event, state, names, rematches=False), 0, 1, 1)
     assert (a, b) == ("y", "x") and "y gets the due colour" in note
     same = replace(state, sides={"x": (2,), "y": (2,)})
-    assert _orient(event, same, "x", "y", 1)[:2] == ("x", "y")
+    assert _orient(event, same, Costs(event, same, names, rematches=False), 0, 1, 1)[:2] == ("x", "y")
 
 
 def test_pairings_tab_shows_sides() -> None:

@@ -1,7 +1,7 @@
 """Minimum-cost perfect matching with its dual solution: Edmonds' primal-dual blossom algorithm, started
 from given duals and a partial matching, and able to carry on after edges are added.
 
-The engine (:mod:`.engine`) needs more than a pairing: duals that prove it optimal over pairs the solver
+The solver (:mod:`.solver`) needs more than a pairing: duals that prove it optimal over pairs the solver
 never saw, and a start from duals it already knows (closed-form potentials for most of the field), so that
 the search only works where the pairing departs from them.
 

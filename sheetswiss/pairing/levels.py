@@ -1,6 +1,10 @@
-"""The per-pair cost rules of RULES.md 2 and 3, shared by the reference edge costs (:mod:`.swiss`) and
-the engine's integer costs (:mod:`.engine`): the cost levels, score distance, float height, side cost,
-colours, float balance.
+"""The rule formulas of RULES.md 2 and 3 that price a pair, one value at a time, and the names of the eleven
+cost levels: score cost T(d), float height, side cost, due colour and colour limits, float balance.
+
+The production cost (:mod:`.costs`) builds its per-player and per-group tables from these formulas; the test
+oracle uses them too. RULES.md 2.1 numbers the levels 1 to 11; the code names each level by a constant
+(:data:`SCORE`, ...), which is its index in a cost vector, and never by a number: only what a GM reads gives
+RULES.md's number (the index plus one).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ LEVELS = ("rematch", "club r1", "score", "float height", "club", "colour hard", 
 
 (REMATCH, CLUB_FIRST, SCORE, HEIGHT, CLUB, COLOUR_HARD, BALANCE, WHO_FLOATS, COLOUR_PREF, PATTERN,
  RANDOM) = range(len(LEVELS))
-"""Each level's index in a cost vector (RULES.md 2.1's level k is index k - 1)."""
+"""Each level's index in a cost vector, most significant first."""
 
 
 def triangle(d: Fraction) -> Fraction:
@@ -34,7 +38,7 @@ def triangle(d: Fraction) -> Fraction:
 
 
 def float_height(upper: int, lower: int, span: int) -> int:
-    """Level 4 (float height, RULES.md 2.5) of a pair between score groups ``upper <= lower``, where ``span``
+    """The float height level (RULES.md 2.5) of a pair between score groups ``upper <= lower``, where ``span``
     counts the groups and the bye's group G (one below the last, when the field is odd).
 
     Boundary k lies between groups k and k + 1; a pair crosses boundaries ``upper`` to ``lower - 1``, and each
@@ -100,7 +104,7 @@ def colour_ok(sides: Sequence[int], colour: int) -> bool:
 
 
 def float_cost(balance: int, bound: int, direction: Literal["down", "up"]) -> int:
-    """One player's share of level 7 (float balance, RULES.md 2.5) when floating ``direction``.
+    """One player's share of the float balance level (RULES.md 2.5) when floating ``direction``.
 
     Seed 004 wants every player's float balance (ups minus downs) as close to zero as possible. A float
     changes the sum of squared balances by (f - 1)^2 - f^2 = 1 - 2f for the player going down and

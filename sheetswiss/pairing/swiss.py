@@ -13,7 +13,6 @@ the pair costs the cheaper edge that is still allowed, and the pairing writes th
 
 from __future__ import annotations
 
-import math
 import random
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -21,30 +20,14 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import final
 
-import numpy as np
-
 from ..errors import SheetswissError
-from ..history import RoundRecord, history, sides_played
-from ..model import AvoidPair, Event, Player, PlayerId
-from ..results import ResultKind
-from ..scoring import pairing_scale_for, per_round
-from ..settings import Settings
-from ..standings import compute_standings
-from ..tiebreaks import event_chain
-from .engine import Proof, solve_round
-from .engine import fractions as level_fractions
-from .levels import (
-    LEVELS,
-    RANDOM,
-    REMATCH,
-    colour_ok,
-    due_colour,
-    side_cost,
-    triangle,
-)
+from ..model import Event, PlayerId
+from .costs import Costs
+from .levels import LEVELS, RANDOM, REMATCH, due_colour
+from .solver import Proof, solve_round
+from .state import RoundState, first_round_order, round_state
 
-__all__ = ["LEVELS", "Pairing", "Table", "check_pairing", "colour_ok", "due_colour", "pair_round", "side_cost",
-           "triangle"]
+__all__ = ["LEVELS", "Pairing", "Table", "check_pairing", "pair_round"]
 
 _BYE = -1
 """The bye node."""
@@ -96,216 +79,27 @@ class Pairing:
         return next((t.a for t in self.tables if t.b is None), None)
 
 
+@final
 @dataclass(frozen=True, slots=True)
-class _State:
-    """Everything the edge costs need, computed once per round."""
+class _Solved:
+    """One solve: pairs of ranking positions (the bye is position n), each pair's levels as RULES.md states
+    them, the proof of optimality, and the costs it was priced with."""
 
-    round: int
-    order: tuple[PlayerId, ...]
-    """Players to pair in ranking order (RULES.md 2.1)."""
-    scores: dict[PlayerId, Fraction]
-    group: dict[PlayerId, int]
-    group_members: dict[int, tuple[PlayerId, ...]]
-    balance: dict[PlayerId, int]
-    met: frozenset[frozenset[PlayerId]]
-    bye_eligible: frozenset[PlayerId]
-    clubs: dict[PlayerId, str]
-    not_paired: tuple[tuple[PlayerId, str], ...]
-    sides: dict[PlayerId, tuple[int, ...]] = field(default_factory=dict)
-    """Side (colour) of each earlier game over the board: 1 as Player A, 2 as Player B."""
-    played: frozenset[tuple[PlayerId, PlayerId]] = frozenset()
-    """Side assignments met so far, (side 1, side 2), games and forfeits (RULES.md 3)."""
-    avoided: Mapping[frozenset[PlayerId], AvoidPair] = field(default_factory=dict)
-    """The Avoid tab's pairs among the players to pair, by pair (RULES.md 2.12); they are in ``met`` too."""
-    forbidden: frozenset[frozenset[PlayerId]] = frozenset()
-    """Pairs of ``met`` that stay out even in the fallback of RULES.md 2.3: the avoided pairs under
-    ``avoid_fallback: error``, the pairs met before under ``rematch_fallback: error`` (RULES.md 2.12)."""
-    balance_range: tuple[int, int] = field(init=False)
-    """The lowest and highest float balance of the players to pair (0 when there are none)."""
-
-    def __post_init__(self) -> None:
-        values = [self.balance.get(x, 0) for x in self.order] or [0]
-        object.__setattr__(self, "balance_range", (min(values), max(values)))
+    matching: list[tuple[int, int]]
+    levels: dict[tuple[int, int], list[Fraction]]
+    proof: Proof
+    costs: Costs
 
 
-def _requested_byes(event: Event, round_: int) -> dict[PlayerId, str]:
-    """Requested byes typed into Results for ``round_`` before pairing (RULES.md 2.9)."""
-    out = {}
-    for g in event.games_in(round_):
-        if g.b is None and g.result is not None and g.result.kind is not ResultKind.PAB:
-            out[g.a] = g.result.kind.value
-    return out
-
-
-def _accelerated(event: Event) -> frozenset[PlayerId]:
-    """The top 2*ceil(n/4) players by rating before round 1 (RULES.md 2.8)."""
-    if not event.settings.accelerated:
-        return frozenset()
-    first = [p for p in event.players if p.plays_in(1)]
-    unrated = [p for p in first if p.rating is None]
-    if unrated:
-        raise SheetswissError(f"Players!B{unrated[0].row}: accelerated pairing needs a rating for every "
-                              f"player; {unrated[0].name!r} has none")
-    first.sort(key=lambda p: (-(p.rating or 0), p.name))
-    return frozenset(p.name for p in first[: 2 * math.ceil(len(first) / 4)])
-
-
-def _running_scores(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], round_: int, top: frozenset[PlayerId],
-                    win: Fraction) -> tuple[list[PlayerId], np.ndarray, int]:
-    """Every player's pairing score before each round 1..``round_``, with the virtual win of rounds 1 and 2
-    (RULES.md 2.8): the players, a table ``before[p, k - 1]`` for round k, and the common denominator
-    its whole numbers count in (pairing points are exact fractions; one cumulative sum gives every round)."""
-    names = list(recs)
-    rounds = round_ - 1
-    points = [r.pairing_points for rs in recs.values() for r in rs[:rounds]]
-    scale = math.lcm(win.denominator, *{v.denominator for v in points})
-    table = np.zeros((len(names), round_), dtype=np.int64)
-    for p, rs in enumerate(recs.values()):
-        table[p, 1:] = [int(r.pairing_points * scale) for r in rs[:rounds]]
-    before = np.cumsum(table, axis=1)
-    virtual = np.array([name in top for name in names], dtype=bool)
-    before[virtual, :2] += int(win * scale)
-    return names, before, scale
-
-
-def _float_balances(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], names: Sequence[PlayerId],
-                    before: np.ndarray, round_: int) -> dict[PlayerId, int]:
-    """Ups minus downs over the rounds before ``round_`` (RULES.md 2.5; byes are not floats): a player
-    floats up against an opponent whose pairing score before the round was higher, down against a lower."""
-    index = {name: p for p, name in enumerate(names)}
-    balance = np.zeros(len(names), dtype=np.int64)
-    for k in range(1, round_):
-        mine, theirs = [], []
-        for p, rs in enumerate(recs.values()):
-            rec = rs[k - 1]
-            if rec.kind.has_opponent and rec.opponent is not None:
-                mine.append(p)
-                theirs.append(index[rec.opponent])
-        if mine:
-            np.add.at(balance, mine, np.sign(before[theirs, k - 1] - before[mine, k - 1]))
-    return {name: int(b) for name, b in zip(names, balance.tolist()) if b}
-
-
-def _first_round(event: Event) -> str:
-    """How round 1 is ordered (RULES.md 2.6): the ``first_round`` setting, else ``rating`` when every
-    player has one, else ``random``."""
-    return event.settings.first_round or (
-        "rating" if all(p.rating is not None for p in event.players) else "random")
-
-
-def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores: Mapping[PlayerId, Fraction]
-                   ) -> tuple[PlayerId, ...]:
-    """Pairing score, then the standings tiebreak chain, then rating, then name (RULES.md 2.1, 2.6).
-
-    The chain's ``random`` is left out here (*decision*): a drawn lot is the standings' last resort,
-    while inside a score group seed 004 orders "by tiebreaks or estimated strength", so players still
-    tied after the real tiebreaks are ordered by rating.
-    """
-    if round_ == 1 and _first_round(event) == "random":
-        names = sorted(p.name for p in players)
-        random.Random(f"{event.settings.seed}:shuffle:1").shuffle(names)
-        position = {name: i for i, name in enumerate(names)}
-        return tuple(sorted(names, key=lambda n: (-scores[n], position[n])))
-    without_lot = tuple(name for name in event_chain(event) if name != "random")
-    ranked = replace(event, settings=replace(event.settings, tiebreaks=without_lot))
-    standing = {row.player: row.rank for row in compute_standings(ranked, through=round_ - 1).rows}
-    return tuple(p.name for p in sorted(
-        players, key=lambda p: (-scores[p.name], standing.get(p.name, 0), -(p.rating or 0), p.name)))
-
-
-def _state(event: Event, round_: int) -> _State:
-    recs = history(event, through=round_ - 1)
-    win = per_round(pairing_scale_for(event.settings), event.settings.games_per_round).win  # a round's win
-    top = _accelerated(event)
-    requested = _requested_byes(event, round_)
-    not_paired: list[tuple[PlayerId, str]] = []
-    players: list[Player] = []
-    for p in event.players:
-        if round_ < p.joined:
-            not_paired.append((p.name, f"joins in round {p.joined}"))
-        elif not p.plays_in(round_):
-            not_paired.append((p.name, "dropped"))
-        elif p.name in requested:
-            not_paired.append((p.name, requested[p.name]))
-        else:
-            players.append(p)
-    names, before, scale = _running_scores(recs, round_, top, win)
-    row = {name: p for p, name in enumerate(names)}
-    scores = {p.name: Fraction(int(before[row[p.name], round_ - 1]), scale) for p in players}
-    order = _ranking_order(event, round_, players, scores)
-    distinct = sorted(set(scores.values()), reverse=True)
-    group = {name: distinct.index(scores[name]) for name in order}
-    members: dict[int, list[PlayerId]] = defaultdict(list)
-    for name in order:
-        members[group[name]].append(name)
-    met = frozenset(frozenset((name, r.opponent)) for name, rs in recs.items() for r in rs
-                    if r.kind.has_opponent and r.opponent is not None)
-    played = frozenset((name, r.opponent) for name, rs in recs.items() for r in rs
-                       if r.kind.has_opponent and r.opponent is not None and r.side == 1)
-    if event.settings.sides == "single":  # a pair is spent once it has met both ways (RULES.md 3)
-        met = frozenset(pair for pair in met if len(pair) == 2 and tuple(pair) in played
-                        and tuple(pair)[::-1] in played)
-    avoided = {frozenset((x.a, x.b)): x for x in event.avoid if x.a in group and x.b in group}
-    forbidden = (frozenset(avoided) if event.settings.avoid_fallback == "error" else frozenset()) | (
-        met if event.settings.rematch_fallback == "error" else frozenset())
-    met |= frozenset(avoided)  # kept apart as firmly as a rematch (RULES.md 2.12)
-    chess = event.settings.points == "chess"
-    eligible = frozenset(
-        name for name in order
-        if not any(r.kind.name == "PAB" or (chess and r.kind.name == "FORFEIT_WIN") for r in recs[name]))
-    return _State(round_, order, scores, group, {g: tuple(m) for g, m in members.items()},
-                  _float_balances(recs, names, before, round_), met, eligible,
-                  {p.name: p.club.strip().lower() for p in players}, tuple(not_paired),
-                  {name: sides_played(recs[name]) for name in order}, played, avoided, forbidden)
-
-
-def _two_sided(settings: Settings) -> str:
-    """``"sides"`` under ``sides: single``, ``"colours"`` under ``colours: alternate`` (ignored with sides,
-    RULES.md 3), else ``""``. Under ``sides: double`` both sides are played every round: no side cost,
-    nothing to choose (RULES.md 3)."""
-    if settings.sides != "none":
-        return "sides" if settings.sides == "single" else ""
-    return "colours" if settings.colours == "alternate" else ""
-
-
-def _assignments(event: Event, state: _State, x: PlayerId, y: PlayerId
-                 ) -> list[tuple[tuple[Fraction, int, int], PlayerId, PlayerId]]:
-    """The pair's edges still allowed, one per side assignment (side 1 first), each with its costs at
-    levels 3 (side cost), 6 (colour, hard) and 9 (colour preference), cheapest first.
-
-    Under ``sides: single`` an assignment already played is gone unless both are (RULES.md 3; then the
-    pair is a rematch and both come back in the fallback of 2.3).
-    """
-    mode = _two_sided(event.settings)
-    spent = frozenset((x, y)) in state.met
-    out = []
-    for first, second in ((x, y), (y, x)):
-        sf, ss = state.sides.get(first, ()), state.sides.get(second, ())
-        if mode == "sides":
-            if (first, second) in state.played and not spent:
-                continue
-            bias_f, bias_s = sf.count(1) - sf.count(2), ss.count(1) - ss.count(2)
-            out.append(((side_cost(event.settings, bias_f, bias_s), 0, 0), first, second))
-        else:
-            hard = int(not (colour_ok(sf, 1) and colour_ok(ss, 2)))
-            pref = int(due_colour(sf) == 2 or due_colour(ss) == 1)
-            out.append(((Fraction(0), hard, pref), first, second))
-    out.sort(key=lambda option: option[0])
-    return out
-
-
-def _solve(event: Event, state: _State, bye_pool: frozenset[PlayerId], rematches: bool,
-           progress: Callable[[str], None] | None = None
-           ) -> tuple[list[tuple[int, int]], dict[tuple[int, int], list[Fraction]], Proof] | None:
-    """The cheapest perfect matching (pairs of ranking positions, the bye is position n), the level
-    costs of its edges and the proof of optimality (:mod:`.engine`: sparse graph, local exact solves,
-    LP duals checked against every pair of the complete graph); ``None`` when no perfect matching exists."""
+def _solve(event: Event, state: RoundState, bye_pool: frozenset[PlayerId], rematches: bool,
+           progress: Callable[[str], None] | None = None) -> _Solved | None:
+    """The cheapest perfect matching (:mod:`.solver`: sparse graph, local exact solves, LP duals checked
+    against every pair of the complete graph); ``None`` when no perfect matching exists."""
     solved = solve_round(event, state, bye_pool, rematches, progress=progress)
     if solved is None:
         return None
     matching, costs, proof = solved
-    levels = {(i, j): level_fractions(costs, i, j) for i, j in matching}
-    return matching, levels, proof
+    return _Solved(matching, costs.fractions(matching), proof, costs)
 
 
 def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -> Pairing:
@@ -321,7 +115,7 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
     Raises :class:`SheetswissError` when nobody can be paired or rematches are refused.
     """
     round_ = event.paired_rounds + 1
-    state = _state(event, round_)
+    state = round_state(event, round_)
     n = len(state.order)
     if n == 0:
         raise SheetswissError(f"Players: nobody is left to pair in round {round_}")
@@ -345,19 +139,18 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
         solved = _solve(event, state, pool, rematches, progress)
         if solved is None:
             raise _refusal(event, state)
-    matching, levels, proof = solved
-    passed = _passed_over(event, state, matching, levels, pool, rematches)
+    passed = _passed_over(event, state, solved.matching, solved.levels, pool, rematches)
     remarks: tuple[str, ...] = ()
-    if round_ == 1 and _first_round(event) == "random":
+    if round_ == 1 and first_round_order(event) == "random":
         unrated = sum(1 for p in event.players if p.rating is None)
         why = ("first_round: random" if event.settings.first_round else
                f"{unrated} of {len(event.players)} players have no Rating; with a Rating for everyone, or "
                "first_round: rating, the top half meets the bottom half")
         remarks = (f"Round 1 is drawn at random from seed {event.settings.seed} ({why})",)
-    return replace(_pairing(event, state, matching, levels, notes, passed), proof=proof, remarks=remarks)
+    return replace(_pairing(event, state, solved, notes, passed), proof=solved.proof, remarks=remarks)
 
 
-def _refusal(event: Event, state: _State) -> SheetswissError:
+def _refusal(event: Event, state: RoundState) -> SheetswissError:
     """Why the round cannot be paired when the fallback of RULES.md 2.3 may not use the pairs it needs:
     the pairs of the Avoid tab (``avoid_fallback: error``, RULES.md 2.12) the cheapest pairing with every
     pair allowed would make, each with its Avoid row, else the rematches (``rematch_fallback: error``)."""
@@ -365,8 +158,8 @@ def _refusal(event: Event, state: _State) -> SheetswissError:
     free = _solve(event, replace(state, forbidden=frozenset()), frozenset(state.order), True)
     if free is None:
         return SheetswissError(f"round {round_} cannot be paired")
-    needed = [frozenset((state.order[i], state.order[j])) for i, j in free[0]
-              if j < len(state.order) and free[1][i, j][REMATCH]]
+    needed = [frozenset((state.order[i], state.order[j])) for i, j in free.matching
+              if j < len(state.order) and free.levels[i, j][REMATCH]]
     avoided = [state.avoided[p] for p in needed if p in state.avoided and p in state.forbidden]
     if avoided:
         names = "; ".join(f"{x.a} v {x.b} ({x.reason})" for x in avoided)
@@ -377,11 +170,11 @@ def _refusal(event: Event, state: _State) -> SheetswissError:
                            + ", ".join(state.order))
 
 
-def _passed_over(event: Event, state: _State, matching: list[tuple[int, int]],
+def _passed_over(event: Event, state: RoundState, matching: list[tuple[int, int]],
                  levels: Mapping[tuple[int, int], list[Fraction]], pool: frozenset[PlayerId], rematches: bool
                  ) -> str:
     """Why the lowest-ranked player who could have taken the bye did not (RULES.md 2.4: the bye goes to
-    the lowest-ranked eligible player only at level 8, below score, float height and float balance): the
+    the lowest-ranked eligible player only at the who-floats level, below score, float height and float balance): the
     round paired with the bye forced on them, compared level by level; ``""`` when nobody was passed over.
     """
     n = len(state.order)
@@ -396,15 +189,15 @@ def _passed_over(event: Event, state: _State, matching: list[tuple[int, int]],
     if forced is None:
         return f"{other}, ranked lower, could not take it: no pairing of the others is possible then"
     ours = [sum(col) for col in zip(*(levels[e] for e in matching))]
-    theirs = [sum(col) for col in zip(*(forced[1][e] for e in forced[0]))]
+    theirs = [sum(col) for col in zip(*(forced.levels[e] for e in forced.matching))]
     k = next((k for k in range(len(LEVELS)) if ours[k] != theirs[k]), RANDOM)
     return (f"{other}, ranked lower, was passed over: with the bye on {other} the round costs more at level "
             f"{k + 1} ({LEVELS[k]}), {theirs[k]} against {ours[k]}")
 
 
-def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
-             levels: Mapping[tuple[int, int], list[Fraction]], notes: list[str], passed_over: str = "") -> Pairing:
+def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str], passed_over: str = "") -> Pairing:
     n = len(state.order)
+    matching, levels = solved.matching, solved.levels
     order = state.order
     tables: list[Table] = []
     rematches: list[tuple[PlayerId, PlayerId]] = []
@@ -414,7 +207,7 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
                    f"cost levels {', '.join(LEVELS)}"]
     games = sorted((p for p in matching if p[1] != n), key=lambda p: p[0])
     for number, (i, j) in enumerate(games, start=1):
-        a, b, sides = _orient(event, state, order[i], order[j], number)
+        a, b, sides = _orient(event, state, solved.costs, i, j, number)
         note = "; ".join(x for x in (_float_note(state, order[i], order[j]), sides) if x)
         kept_apart = state.avoided.get(frozenset((a, b)))
         if levels[i, j][REMATCH] and kept_apart is not None:
@@ -444,7 +237,7 @@ def _pairing(event: Event, state: _State, matching: list[tuple[int, int]],
                    avoided=tuple(avoided))
 
 
-def _avoid_lines(state: _State, tables: Sequence[Table]) -> list[str]:
+def _avoid_lines(state: RoundState, tables: Sequence[Table]) -> list[str]:
     """``--explain``'s line for each pair of the Avoid tab among the players paired (RULES.md 2.12): kept
     apart, at which tables, or paired under ``avoid_fallback: fewest``."""
     where = {name: (f"table {t.number}" if t.number is not None else "the bye")
@@ -460,16 +253,18 @@ def _avoid_lines(state: _State, tables: Sequence[Table]) -> list[str]:
     return lines
 
 
-def _orient(event: Event, state: _State, x: PlayerId, y: PlayerId, number: int) -> tuple[PlayerId, PlayerId, str]:
-    """Player A (side 1, White) and Player B of the pair of ``x`` (higher-ranked) and ``y`` at table
-    ``number``, and a note on why: the cheaper edge (RULES.md 3, 2.10); between equal edges a seeded coin
+def _orient(event: Event, state: RoundState, costs: Costs, i: int, j: int, number: int
+            ) -> tuple[PlayerId, PlayerId, str]:
+    """Player A (side 1, White) and Player B of the pair of ranking positions ``i < j`` at table ``number``,
+    and a note on why: the cheaper edge (RULES.md 3, 2.10); between equal edges a seeded coin
     for sides, and for colours RULES.md 2.10's order (larger |c|, then two equal last colours, then the
     higher-ranked player gets their due colour; nobody due: a seeded coin for table 1, alternating by table).
     """
-    mode = _two_sided(event.settings)
+    x, y = state.order[i], state.order[j]
+    mode = costs.mode
     if not mode:
         return x, y, ""
-    options = _assignments(event, state, x, y)
+    options = [(cost, state.order[f], state.order[s]) for cost, f, s in costs.assignments(i, j)]
     tied = [o for o in options if o[0] == options[0][0]]
     first, second = options[0][1], options[0][2]
     how = "the only side assignment left" if len(options) == 1 else (
@@ -513,7 +308,7 @@ def _costs(levels: Sequence[Fraction]) -> str:
     return ", ".join(str(v) for v in levels)
 
 
-def _float_note(state: _State, hi: PlayerId, lo: PlayerId) -> str:
+def _float_note(state: RoundState, hi: PlayerId, lo: PlayerId) -> str:
     gh, gl = state.group[hi], state.group[lo]
     if gh == gl:
         return ""
@@ -523,7 +318,7 @@ def _float_note(state: _State, hi: PlayerId, lo: PlayerId) -> str:
             f"{lo} floats up (balance {fl:+d} -> {fl + 1:+d}; #{position} of the {state.scores[lo]} group)")
 
 
-def _bye_note(event: Event, state: _State, bye: PlayerId, passed_over: str = "") -> str:
+def _bye_note(event: Event, state: RoundState, bye: PlayerId, passed_over: str = "") -> str:
     """Why ``bye`` has the bye (RULES.md 2.4); ``passed_over`` says why a lower-ranked player who could
     have taken it did not (:func:`_passed_over`)."""
     below = state.order[state.order.index(bye) + 1:]
@@ -544,7 +339,7 @@ def _bye_note(event: Event, state: _State, bye: PlayerId, passed_over: str = "")
 def check_pairing(event: Event, pairing: Pairing) -> list[str]:
     """Problems with ``pairing`` (empty when valid): everyone to pair exactly once, no rematch or
     second bye that the pairing does not declare. ``pair`` runs it before writing anything."""
-    state = _state(event, pairing.round)
+    state = round_state(event, pairing.round)
     problems = []
     seen: dict[PlayerId, int] = defaultdict(int)
     sides = event.settings.sides == "single"
