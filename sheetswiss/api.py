@@ -3,7 +3,7 @@
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "club.xlsx"
 >>> print(new(str(path), seed=7).text())            # doctest: +ELLIPSIS
-Created .../club.xlsx (swiss): Settings, Players, Results, Pairings, Standings, Log
+Created .../club.xlsx (swiss): Settings, Players, Results, Pairings, Standings, Control, Log
 Next: list the players in Players, then run: sheetswiss pair .../club.xlsx
 """
 
@@ -67,6 +67,7 @@ from .workbook.render import (
 __all__ = [
     "Report",
     "advance",
+    "control",
     "copy",
     "login",
     "new",
@@ -1022,31 +1023,70 @@ def slips(source: str | Backend, *, round_: int | None = None, paper: str | None
     return Report(tuple(lines), tab)
 
 
-def watch(source: str | Backend, out: str | Path, *, every: float | None = None,
+def watch(source: str | Backend, out: str | Path | None = None, *, every: float | None = None,
           ends: dt.time | dt.datetime | None = None, echo: Callable[[str], None] = print,
           polls: int | None = None, sleep: Callable[[float], None] | None = None,
-          now: Callable[[], dt.datetime] | None = None) -> Report:
-    """Keep the pages of :func:`publish` current (RULES.md 10.6): an .xlsx is read again when its modification
-    time changes (checked every ``every`` seconds, default 2), a Google Sheet every ``every`` seconds (default
-    15, at least 5); the pages are republished only when a tab changed, and a line says which. A bad cell
-    leaves the pages as they were, with a notice, until it is fixed. Stops on Ctrl-C (or after ``polls``)."""
+          now: Callable[[], dt.datetime] | None = None,
+          failure: Callable[[BaseException], str] | None = None) -> Report:
+    """Keep the pages of :func:`publish` current (RULES.md 10.6) and run what the Control tab asks (RULES.md
+    10.7): an .xlsx is read again when its modification time changes or a program's lock file comes or goes
+    (checked every ``every`` seconds, default 2), a Google Sheet every ``every`` seconds (default 5, at least 5:
+    two read requests a look, within Google's read quota); the pages are republished only when a tab changed,
+    and a line says which. A bad cell leaves the pages as they were, with a notice, until it is fixed. Without
+    ``out`` nothing is published and only requests run. ``failure`` records an unexpected failure of a
+    requested command and says where. Stops on Ctrl-C (or after ``polls``)."""
     import time
 
+    from .control import Requests
     from .watch import Watcher
 
     backend = open_backend(source)
     sheet = not isinstance(backend, ExcelBackend)
     if every is None:
-        every = 15.0 if sheet else 2.0
+        every = 5.0 if sheet else 2.0
     if every < (5 if sheet else 0.2):
         least = "5 s on a Google Sheet (its read quota is 60 reads a minute)" if sheet else "0.2 s"
         raise SheetswissError(f"--every: {every:g} s is too often; at least {least}")
     if not sheet and not backend.exists():
         backend.read()  # the usual one-line error for a missing or mistyped file
-    folder = Path(out)
-    watcher = Watcher(backend, folder, lambda book, when: publish_book(book, folder, now=when, ends=ends).lines,
-                      every, echo, sleep=sleep or time.sleep)
-    if now is not None:
-        watcher.now = now
+    folder = Path(out) if out is not None else None
+
+    def pages(book: Book, when: dt.datetime) -> Sequence[str]:
+        return () if folder is None else publish_book(book, folder, now=when, ends=ends).lines
+
+    clock = now or (lambda: dt.datetime.now().replace(microsecond=0))
+    requests = Requests(backend, folder, clock) if failure is None else Requests(backend, folder, clock, failure)
+    if sheet:
+        how_often = (f"reads the sheet every {every:g} s, 2 requests a read: {120 / every:.0f} a minute, "
+                     "within Google's read quota of 60 a minute")
+    else:
+        how_often = f"looks every {every:g} s; acts on a request once the workbook is saved and closed"
+    watcher = Watcher(backend, folder, pages, every, echo, sleep=sleep or time.sleep, handlers=[requests],
+                      every_words=how_often)
+    watcher.now = clock
     watcher.run(polls)
     return Report(())
+
+
+def control(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | None = None) -> Report:
+    """Add the Control tab to an existing event (``new`` makes it with the other tabs): the request cells, the
+    Command drop-down of the commands of the event's format, and the status cells ``watch`` writes."""
+    from .workbook.contract import CONTROL
+    from .workbook.control_tab import COMMANDS, control_tab, find_control
+
+    backend = open_backend(source)
+    book = backend.read()
+    if CONTROL in book.tabs:
+        find_control(book)  # a tab in the way that is not a Control tab is named
+        return Report((f"{backend.label} has a {CONTROL} tab already; nothing was written",))
+    find_control(book)  # refuses when another tab looks like the Control tab renamed
+    fmt = parse_settings_tab(book).format
+    when = _now(now)
+    tab = control_tab(fmt)
+    lines = [f"{'Would add' if dry_run else 'Added'} the {CONTROL} tab to {backend.label}: choose a command "
+             f"({', '.join(COMMANDS[fmt])}), tick Run, and sheetswiss watch runs it"]
+    if not dry_run:
+        backend.write(Changes(new_tabs=(tab,), tool_tabs=(
+            log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "control", checksum(book), CONTROL)),)))
+    lines.append(f"Next: sheetswiss watch {backend.label}")
+    return Report(tuple(lines))

@@ -404,27 +404,49 @@ def slips(source: str, credentials: str | None, round_: int | None, paper: str |
 
 @cli.command()
 @source_argument
-@click.argument("out", metavar="SITE_DIR")
+@click.argument("out", metavar="[SITE_DIR]", required=False)
 @click.option("--every", type=float, metavar="SECONDS",
-              help="How often to look: default 2 s for an .xlsx (it is read only when saved), 15 s for a "
+              help="How often to look: default 2 s for an .xlsx (it is read only when saved), 5 s for a "
                    "Google Sheet (at least 5).")
 @click.option("--ends", metavar="HH:MM", type=click.DateTime(["%H:%M", "%Y-%m-%d %H:%M"]),
               help="When the current round ends, as for publish.")
-def watch(source: str, credentials: str | None, out: str, every: float | None, ends: Any) -> None:
-    """Keep the players' pages in SITE_DIR current while you type; Ctrl-C stops.
+def watch(source: str, credentials: str | None, out: str | None, every: float | None, ends: Any) -> None:
+    """Run what the Control tab asks, and keep the players' pages in SITE_DIR current; Ctrl-C stops.
 
-    Republishes (pages and event.json) only when the workbook changed, a line per change; a bad
-    cell leaves the pages as they were, with a notice, until it is fixed.
+    Choose a command in the Control tab and tick Run: watch runs it and writes the status and the
+    output beside it. With SITE_DIR it also republishes the pages (and event.json) whenever the
+    workbook changed, a line per change; a bad cell leaves the pages as they were, with a notice,
+    until it is fixed. The Control tab's publish writes into SITE_DIR, never a folder named in the sheet.
 
     Example:
 
     \b
         sheetswiss watch convention.xlsx site/
+        sheetswiss watch https://docs.google.com/spreadsheets/d/KEY/edit
     """
     from . import api
 
+    def failure(error: BaseException) -> str:
+        return _log_failure("".join(traceback.format_exception(error)))
+
     end = ends.time() if ends is not None and ends.year == 1900 else ends
-    api.watch(backend(source, credentials), out, every=every, ends=end, echo=click.echo)
+    api.watch(backend(source, credentials), out, every=every, ends=end, echo=click.echo, failure=failure)
+
+
+@cli.command()
+@source_argument
+@dry_run_option
+def control(source: str, credentials: str | None, dry_run: bool) -> None:
+    """Add the Control tab to an event made before it existed (new makes it with the other tabs).
+
+    Example:
+
+    \b
+        sheetswiss control convention.xlsx
+    """
+    from . import api
+
+    click.echo(api.control(backend(source, credentials), dry_run=dry_run).text())
 
 
 @cli.command()

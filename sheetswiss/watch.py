@@ -8,7 +8,11 @@ naming the cell, until the next good read republishes them.
 
 Each good read is also handed to the ``handlers`` (functions of the fresh :class:`~sheetswiss.backends.base.Book`
 returning lines to print), so another feature (commands the GM requests from a tab) runs in the same loop
-without a second reader.
+without a second reader: the Control tab's requests (:mod:`sheetswiss.control`) run there, even while a bad cell
+keeps the pages from being republished. A handler with a true ``waiting`` attribute (a request seen that could
+not be taken yet) is called again at the next look even when nothing changed. On an .xlsx file, a spreadsheet
+program's lock file appearing or going away counts as a change, so a request saved in Excel is taken as soon
+as the workbook is closed. Without a folder (``out`` ``None``) nothing is published: only the handlers run.
 """
 
 from __future__ import annotations
@@ -28,8 +32,9 @@ from .errors import SheetswissError
 
 __all__ = ["Handler", "Watcher", "changed_tabs", "mark_stale"]
 
-Handler = Callable[[Book], Sequence[str]]
-"""Run on every good read that changed something: returns the lines to print (may be none)."""
+Handler = Callable[[Book, dt.datetime], Sequence[str]]
+"""Run on every good read that changed something, with the time of the read: returns the lines to print (may
+be none)."""
 
 NOTICE = re.compile(r"<!--sheetswiss-notice-->.*?<!--/sheetswiss-notice-->\n?", re.S)
 
@@ -69,7 +74,7 @@ class Watcher:
     lines; ``now`` and ``sleep`` are passed in so a test runs the loop without waiting."""
 
     backend: Backend
-    out: Path
+    out: Path | None
     publish: Callable[[Book, dt.datetime], Sequence[str]]
     every: float
     echo: Callable[[str], None]
@@ -77,25 +82,34 @@ class Watcher:
     sleep: Callable[[float], None] = time.sleep
     handlers: list[Handler] = field(default_factory=list)
     last: Book | None = None
-    stamp: tuple[int, int] | None = None
+    stamp: tuple[int, int, bool] | None = None
     failing: str | None = None
+    every_words: str = ""
+    """How often it looks, in a GM's words, for the first line (default: ``every N s``)."""
 
-    def _file_stamp(self) -> tuple[int, int] | None:
+    def _file_stamp(self) -> tuple[int, int, bool] | None:
         if not isinstance(self.backend, ExcelBackend):
             return None
+        locked = self.backend.lock_file() is not None
         try:
             info = self.backend.path.stat()
         except OSError:
-            return (-1, -1)
-        return info.st_mtime_ns, info.st_size
+            return (-1, -1, locked)
+        return info.st_mtime_ns, info.st_size, locked
+
+    def _waiting(self) -> bool:
+        return any(getattr(handler, "waiting", False) for handler in self.handlers)
 
     def poll(self) -> bool:
-        """One look at the workbook: read it when it may have changed, republish when it did. Returns
-        whether the pages were republished."""
+        """One look at the workbook: read it when it may have changed, republish when it did, and hand the read
+        to the handlers. Returns whether the pages were republished."""
         stamp = self._file_stamp()
-        if stamp is not None and stamp == self.stamp and self.failing is None:
+        if stamp is not None and stamp == self.stamp and self.failing is None and not self._waiting():
             return False
         when = self.now()
+        refresh = getattr(self.backend, "refresh", None)
+        if refresh is not None:  # a Google Sheet: see tabs renamed or written since the last look
+            refresh()
         try:
             book = self.backend.read()
         except SheetswissError as e:  # a file being saved, a sheet not reachable: try again next time
@@ -103,32 +117,41 @@ class Watcher:
             return False
         self.stamp = stamp
         tabs = changed_tabs(self.last, book)
-        if not tabs and self.failing is None:
+        if not tabs and self.failing is None and not self._waiting():
             return False
-        try:
-            lines = list(self.publish(book, when))
-            for handler in self.handlers:
-                lines.extend(handler(book))
-        except SheetswissError as e:
-            self.last = book
-            self._fail(str(e), when)
-            return False
-        what = "first read" if self.last is None else "changed: " + ", ".join(tabs) if tabs else "error fixed"
-        self.last, self.failing = book, None
-        self.echo(f"{when:%H:%M:%S} {what}; " + (lines[0] if lines else "published"))
-        return True
+        published = False
+        if tabs or self.failing is not None:
+            try:
+                lines = list(self.publish(book, when))
+            except SheetswissError as e:
+                self.last = book
+                self._fail(str(e), when)
+            else:
+                what = ("first read" if self.last is None else "changed: " + ", ".join(tabs) if tabs
+                        else "error fixed")
+                self.last, self.failing, published = book, None, True
+                if self.out is not None:
+                    self.echo(f"{when:%H:%M:%S} {what}; " + (lines[0] if lines else "published"))
+        for handler in self.handlers:
+            for line in handler(book, when):
+                self.echo(line)
+        return published
 
     def _fail(self, message: str, when: dt.datetime) -> None:
         if message != self.failing:
-            pages = mark_stale(self.out, message, when) if self.out.is_dir() else 0
-            self.echo(f"{when:%H:%M:%S} Error: {message}; " + (
-                f"the {pages} page(s) keep their last good state, with a notice" if pages else "nothing published yet"))
+            pages = mark_stale(self.out, message, when) if self.out is not None and self.out.is_dir() else 0
+            kept = (f"; the {pages} page(s) keep their last good state, with a notice" if pages
+                    else "; nothing published yet")
+            self.echo(f"{when:%H:%M:%S} Error: {message}" + ("" if self.out is None else kept))
         self.failing = message
 
     def run(self, polls: int | None = None) -> None:
         """Poll until Ctrl-C (or ``polls`` times), sleeping ``every`` seconds between looks."""
-        self.echo(f"Watching {self.backend.label}; publishing to {self.out} "
-                  f"(every {self.every:g} s; Ctrl-C stops)")
+        doing = [f"publishing to {self.out}"] if self.out is not None else []
+        if self.handlers:
+            doing.append("running the Control tab's requests")
+        self.echo(f"Watching {self.backend.label}; {'; '.join(doing) or 'reading only'} "
+                  f"({self.every_words or f'every {self.every:g} s'}; Ctrl-C stops)")
         count = 0
         try:
             while polls is None or count < polls:
@@ -137,4 +160,4 @@ class Watcher:
                 if polls is None or count < polls:
                     self.sleep(self.every)
         except KeyboardInterrupt:
-            self.echo("Stopped; the pages stay as last published.")
+            self.echo("Stopped; the pages stay as last published." if self.out is not None else "Stopped.")

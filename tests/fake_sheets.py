@@ -30,7 +30,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from sheetswiss.backends.base import column_index
 
 CELL_VALUE_KINDS = {"stringValue", "numberValue", "boolValue", "formulaValue"}
-CELL_FIELDS = {"userEnteredValue", "userEnteredFormat", "note"}
+CELL_FIELDS = {"userEnteredValue", "userEnteredFormat", "note", "dataValidation"}
+CONDITION_TYPES = {"ONE_OF_LIST", "BOOLEAN"}
+"""The data validation conditions this fake knows (a drop-down list, a checkbox)."""
 MAX_CELL_CHARACTERS = 50_000
 MAX_CELLS = 10_000_000
 MAX_COLUMNS = 18_278
@@ -281,7 +283,8 @@ class FakeSheets:
                 m = re.fullmatch(r"([A-Z]+)(\d+)", ref)
                 assert m, ref
                 c = column_index(m[1])
-                kind = "numberValue" if isinstance(value, (int, float)) else "stringValue"
+                kind = ("boolValue" if isinstance(value, bool) else  # a checkbox ticked or cleared
+                        "numberValue" if isinstance(value, (int, float)) else "stringValue")
                 cell = sheet.cells.setdefault((int(m[2]) - 1, c - 1), {})
                 if value is None:
                     cell.pop("userEnteredValue", None)
@@ -653,6 +656,35 @@ class FakeSheets:
             for c, cell in enumerate(values):
                 _check_cell(cell, where)
                 _apply_fields(sheet.cells.setdefault((start + dr, c), {}), cell, fields)
+
+    def _r_setDataValidation(self, book: Spreadsheet, args: Any, where: str) -> None:
+        """A drop-down list or a checkbox on every cell of the range (no rule: the validation removed)."""
+        if set(args) - {"range", "rule", "filteredRowsIncluded"}:
+            raise bad(f"Invalid {where}: Unknown name in SetDataValidationRequest")
+        rng = args.get("range", {})
+        sheet = book.by_id(rng.get("sheetId"), where)
+        rule = args.get("rule")
+        if rule is not None:
+            if not isinstance(rule, dict) or set(rule) - {"condition", "inputMessage", "strict", "showCustomUi"}:
+                raise bad(f"Invalid {where}: Unknown name in DataValidationRule")
+            condition = rule.get("condition", {})
+            kind, values = condition.get("type"), condition.get("values", [])
+            if kind not in CONDITION_TYPES:
+                raise bad(f"Invalid {where}: this fake knows the conditions {sorted(CONDITION_TYPES)}")
+            if kind == "ONE_OF_LIST" and (not values or any(set(v) != {"userEnteredValue"} for v in values)):
+                raise bad(f"Invalid {where}: ONE_OF_LIST needs values, each a userEnteredValue")
+            if kind == "BOOLEAN" and len(values) not in (0, 1, 2):
+                raise bad(f"Invalid {where}: BOOLEAN takes at most two values")
+        r1, r2, c1, c2 = self._grid_range(sheet, rng)
+        if r2 > sheet.rows or c2 > sheet.columns:
+            raise bad(f"Invalid {where}: range exceeds grid limits. Max rows: {sheet.rows}")
+        for r in range(r1, r2):
+            for c in range(c1, c2):
+                cell = sheet.cells.setdefault((r, c), {})
+                if rule is None:
+                    cell.pop("dataValidation", None)
+                else:
+                    cell["dataValidation"] = copy.deepcopy(rule)
 
     def _r_copyPaste(self, book: Spreadsheet, args: Any, where: str) -> None:
         """The source block pasted at the destination's top-left (whole, even past a smaller destination);

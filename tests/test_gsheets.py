@@ -67,7 +67,7 @@ def test_new_lays_the_tabs_into_the_existing_sheet(fake: FakeSheets) -> None:
     assert code == 0, err
     titles = [s.title for s in fake.books[KEY].sheets]
     assert titles[0] == "Sheet1"  # never deleted or renamed
-    assert titles[1:] == ["Settings", "Players", "Results", "Pairings", "Standings", "Log", GUARD_TAB]
+    assert titles[1:] == ["Settings", "Players", "Results", "Pairings", "Standings", "Control", "Log", GUARD_TAB]
     assert fake.sheet(KEY, GUARD_TAB).hidden
     code, out, err = run("new", f"gsheet:{KEY}")
     assert code == 0, err
@@ -211,7 +211,7 @@ def test_copy_round_trips_between_excel_and_a_sheet(fake: FakeSheets, tmp_path: 
     api.standings(str(path))
     code, out, err = run("copy", str(path), f"gsheet:{KEY}")
     assert code == 0, err
-    assert out.startswith("Copied 6 tabs (") and out.strip().endswith("Pairings, Standings, Log")
+    assert out.startswith("Copied 7 tabs (") and out.strip().endswith("Pairings, Standings, Control, Log")
     back = tmp_path / "back.xlsx"
     code, _, err = run("copy", f"gsheet:{KEY}", str(back))
     assert code == 0, err

@@ -35,7 +35,7 @@ def heat_workbook(tmp_path: Path, names: list[str], **settings: object) -> Path:
 def test_new_heats_has_its_tabs_and_settings(tmp_path: Path) -> None:
     path = heat_workbook(tmp_path, [])
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Settings", "Players", "Heats", "Seating", "Qualifiers", "Log"]
+    assert wb.sheetnames == ["Settings", "Players", "Heats", "Seating", "Qualifiers", "Control", "Log"]
     keys = {row[0] for row in wb["Settings"].iter_rows(min_row=2, values_only=True)}
     assert {"method", "qualifiers", "alternates", "heat_first_win", "heat_win", "heat_second_4", "heat_second_3",
             "table_sizes", "ranking", "ratio_cap", "score_offset"} <= keys

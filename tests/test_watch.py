@@ -57,7 +57,8 @@ def test_watch_republishes_on_change_and_survives_a_bad_cell(tmp_path: Path) -> 
         lambda: None,              # still bad: said once
         type_into("0-1"),          # fixed
     ))
-    assert lines[0] == f"Watching {path}; publishing to {site} (every 2 s; Ctrl-C stops)"
+    assert lines[0] == (f"Watching {path}; publishing to {site}; running the Control tab's requests (looks every "
+                        "2 s; acts on a request once the workbook is saved and closed; Ctrl-C stops)")
     assert lines[1].startswith("09:00:00 first read; Published 2 pages to")
     assert lines[2].startswith("09:01:00 changed: Results; Published 2 pages")
     assert lines[3].startswith(f"09:02:00 Error: Results!{cell}: cannot read 'W' as a result")

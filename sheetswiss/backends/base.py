@@ -21,10 +21,12 @@ __all__ = [
     "Book",
     "Changes",
     "Look",
+    "Overwrite",
     "Tab",
     "TabFormat",
     "Uncalculated",
     "Update",
+    "Validation",
     "Value",
     "column_index",
     "column_letter",
@@ -120,6 +122,20 @@ class Band(Look):
 
 @final
 @dataclass(frozen=True, slots=True)
+class Validation:
+    """What a cell accepts, as a spreadsheet program offers it: a drop-down of ``choices``, or a checkbox
+    (``checkbox=True``: a tick box on Google Sheets, a TRUE/FALSE drop-down in an .xlsx file)."""
+
+    row: int
+    """1-based."""
+    column: int
+    """1-based: 1 is column A."""
+    choices: tuple[str, ...] = ()
+    checkbox: bool = False
+
+
+@final
+@dataclass(frozen=True, slots=True)
 class TabFormat:
     """How a tab looks, in terms every backend can apply."""
 
@@ -140,6 +156,8 @@ class TabFormat:
     (an .xlsx file's page setup; Google Sheets leaves paper to its print dialog)."""
     row_breaks: tuple[int, ...] = ()
     """Rows after which a new printed page starts (an .xlsx file's manual page breaks)."""
+    validations: tuple[Validation, ...] = ()
+    """Cells that offer a drop-down or a checkbox (the Control tab's Command and Run)."""
 
 
 @final
@@ -207,6 +225,20 @@ class Update:
 
 @final
 @dataclass(frozen=True, slots=True)
+class Overwrite:
+    """A value written into one cell of the shared Control tab whatever the cell holds: the tool's status
+    cells, and the Run checkbox the tool unticks when it takes a request. Never used for a GM tab."""
+
+    tab: str
+    row: int
+    """1-based."""
+    column: int
+    """1-based: 1 is column A."""
+    value: Value
+
+
+@final
+@dataclass(frozen=True, slots=True)
 class Changes:
     """Everything one command writes, applied at once."""
 
@@ -217,6 +249,8 @@ class Changes:
     """Created only when absent (``new``); an existing tab of that name is left as it is."""
     updates: tuple[Update, ...] = ()
     """Values for empty cells of GM tabs; a cell that is not empty when written fails the whole write."""
+    overwrites: tuple[Overwrite, ...] = ()
+    """Values for the Control tab's status cells (and its Run cell), whatever they hold."""
 
 
 class Backend(Protocol):

@@ -104,13 +104,20 @@ class ExcelBackend:
         if self.path.exists() and _is_read_only(self.path):
             raise WorkbookUnavailable(f"{self.path}: the file is read-only; sheetswiss does not replace it. "
                                       "Make it writable (clear its read-only flag) and run again")
-        for lock in (self.path.with_name("~$" + self.path.name),
-                     self.path.with_name(f".~lock.{self.path.name}#")):
+        lock = self.lock_file()
+        if lock is not None:
+            raise WorkbookUnavailable(
+                f"{self.path}: the workbook is open in a spreadsheet program ({lock.name} exists); "
+                "close it there and run again (if no program has it open, delete the stale "
+                f"{lock.name})")
+
+    def lock_file(self) -> Path | None:
+        """The lock file a spreadsheet program keeps beside the workbook while it is open (Excel's
+        ``~$NAME.xlsx``, LibreOffice's ``.~lock.NAME.xlsx#``), if there is one: sheetswiss never writes then."""
+        for lock in (self.path.with_name("~$" + self.path.name), self.path.with_name(f".~lock.{self.path.name}#")):
             if lock.exists():
-                raise WorkbookUnavailable(
-                    f"{self.path}: the workbook is open in a spreadsheet program ({lock.name} exists); "
-                    "close it there and run again (if no program has it open, delete the stale "
-                    f"{lock.name})")
+                return lock
+        return None
 
     @contextlib.contextmanager
     def _opening(self) -> Iterator[None]:

@@ -472,6 +472,12 @@ class GoogleSheetsBackend:
         self._metadata()
         return True
 
+    def refresh(self) -> None:
+        """Forget the tabs as last read, so that the next read sees what changed since (``watch`` reads one
+        sheet again and again: a tab renamed or added, another command's write)."""
+        self._meta = None
+        self._book = None
+
     def read(self) -> Book:
         """Every tab's values in one batch read (after the one metadata read)."""
         titles = [t for t in self._sheets() if t != GUARD_TAB]
@@ -500,7 +506,8 @@ class GoogleSheetsBackend:
         ``pair --redo``'s rows meanwhile.
         """
         sheets = self._sheets()
-        for name in {a.tab for a in changes.appends} | {u.tab for u in changes.updates}:
+        for name in {a.tab for a in changes.appends} | {u.tab for u in changes.updates} | \
+                {o.tab for o in changes.overwrites}:
             if name not in sheets:
                 raise BadWorkbook(f"{name}: no such tab; nothing was written")
         if self._book is None and any(a.clear_through for a in changes.appends):
@@ -581,6 +588,11 @@ class GoogleSheetsBackend:
                           "columnIndex": update.column - 1},
                 "rows": _rows_data(((update.value,),), {}, 1), "fields": "userEnteredValue"}})
             plan.written[update.tab, update.row - 1, update.column - 1] = update.value
+        for put in changes.overwrites:  # the Control tab's status cells, whatever they hold
+            requests_.append({"updateCells": {
+                "start": {"sheetId": sheets[put.tab]["sheetId"], "rowIndex": put.row - 1,
+                          "columnIndex": put.column - 1},
+                "rows": _rows_data(((put.value,),), {}, 1), "fields": "userEnteredValue"}})
         return plan
 
     def _copies(self, changes: Changes, sheets: Mapping[str, Mapping[str, Any]]) -> list[_Copy]:
@@ -765,6 +777,13 @@ def _tab_requests(sheet_id: int, tab: Tab, grid: Mapping[str, int]) -> list[dict
                       "startColumnIndex": c - 1, "endColumnIndex": c},
             "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT"}}},
             "fields": "userEnteredFormat.numberFormat"}})
+    for v in fmt.validations:
+        condition: dict[str, Any] = {"type": "BOOLEAN"} if v.checkbox else {
+            "type": "ONE_OF_LIST", "values": [{"userEnteredValue": choice} for choice in v.choices]}
+        out.append({"setDataValidation": {
+            "range": {"sheetId": sheet_id, "startRowIndex": v.row - 1, "endRowIndex": v.row,
+                      "startColumnIndex": v.column - 1, "endColumnIndex": v.column},
+            "rule": {"condition": condition, "strict": True, "showCustomUi": True}}})
     for c, chars in enumerate(fmt.widths):
         out.append({"updateDimensionProperties": {
             "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": c, "endIndex": c + 1},

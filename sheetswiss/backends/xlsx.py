@@ -42,7 +42,19 @@ from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel, from_I
 from openpyxl.writer.theme import theme_xml
 
 from ..errors import BadWorkbook
-from .base import Append, Band, Changes, Look, Tab, Uncalculated, Update, Value, column_index, column_letter
+from .base import (
+    Append,
+    Band,
+    Changes,
+    Look,
+    Tab,
+    Uncalculated,
+    Update,
+    Validation,
+    Value,
+    column_index,
+    column_letter,
+)
 
 __all__ = ["Package", "PackageError", "StrictWorkbook"]
 
@@ -477,6 +489,8 @@ def _sheet_xml(tab: Tab, styles: _Styles, epoch: dt.datetime, kept: _Kept) -> by
         parts.append("<cols>" + "".join(f'<col min="{c}" max="{c}" width="{w}" customWidth="1"/>'
                                         for c, w in enumerate(fmt.widths, start=1)) + "</cols>")
     parts.append("<sheetData>" + "".join(body) + "</sheetData>")
+    if fmt.validations:
+        parts.append(_validations_xml(fmt.validations))
     parts.append('<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>')
     if fmt.landscape:
         parts.append(f'<pageSetup orientation="landscape" fitToWidth="{fmt.pages_wide}" fitToHeight="0"/>')
@@ -489,6 +503,19 @@ def _sheet_xml(tab: Tab, styles: _Styles, epoch: dt.datetime, kept: _Kept) -> by
                      f"{breaks}</rowBreaks>")
     parts.append("</worksheet>")
     return "".join(parts).encode("utf-8")
+
+
+def _validations_xml(validations: tuple[Validation, ...]) -> str:
+    """The sheet's ``dataValidations``: a drop-down list per cell (a checkbox is a TRUE/FALSE list; Excel and
+    LibreOffice enter the chosen word as a boolean)."""
+    items = []
+    for v in validations:
+        words = ("TRUE", "FALSE") if v.checkbox else v.choices
+        listed = _escape('"' + ",".join(words) + '"')
+        ref = f"{column_letter(v.column)}{v.row}"
+        items.append(f'<dataValidation type="list" allowBlank="1" showInputMessage="1" showErrorMessage="1" '
+                     f'sqref="{ref}"><formula1>{listed}</formula1></dataValidation>')
+    return f'<dataValidations count="{len(items)}">{"".join(items)}</dataValidations>'
 
 
 # -- the GM's tabs ------------------------------------------------------------------------------------------
@@ -1096,6 +1123,10 @@ class Package:
         for update in changes.updates:
             self._worksheet(update.tab)
             edits.setdefault(update.tab, _TabEdits()).add_update(update)
+        for put in changes.overwrites:  # the Control tab's status cells: written whatever they hold
+            self._worksheet(put.tab)
+            edit = edits.setdefault(put.tab, _TabEdits()).cell(put.row, put.column)
+            edit.value, edit.set_value = put.value, True
         for tab in changes.new_tabs:
             if self._entry(tab.name) is None:
                 self._write_tab(tab, None)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 __all__ = [
     "AVOID",
+    "CONTROL",
+    "CONTROL_HEADER",
+    "CONTROL_LABELS",
+    "CONTROL_REQUEST",
+    "CONTROL_STATUS",
     "GM_TABS",
     "HEADERS",
     "HEATS",
@@ -60,3 +65,20 @@ HEADERS: dict[str, tuple[str, ...]] = {
 header, so a GM may reorder them or add columns of their own."""
 
 TOOL_NOTE = "written by sheetswiss; edits on this tab are overwritten on the next run"
+
+CONTROL = "Control"
+"""Shared by design (issue 17): the GM's request cells and, beside them, the tool's status cells. A request is
+made by choosing a Command and ticking Run; ``sheetswiss watch`` runs it and writes the status cells."""
+
+CONTROL_HEADER = ("Control", "Value", "Help")
+"""Row 1 of the Control tab. Requests are refused while row 1 does not read so (a moved header)."""
+
+CONTROL_REQUEST = ("Command", "Heat", "Round", "Player", "Redo", "Dry run", "Run", "Requested by", "Requested at")
+"""Labels (column A) of the request cells (column B): the GM's, or the sheetswiss menu's. The tool writes only
+Run among them: it unticks Run when it takes the request."""
+
+CONTROL_STATUS = ("Status", "Started", "Finished", "Output")
+"""Labels (column A) of the status cells (column B): written by the tool only; a GM's edit there is overwritten."""
+
+CONTROL_LABELS = CONTROL_REQUEST + CONTROL_STATUS
+"""Every label of the Control tab, in the order ``new`` lays them out (rows 2 on). Rows are found by label."""

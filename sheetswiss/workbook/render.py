@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from ..backends.base import Append, Band, Book, Tab, TabFormat, Value
 from ..elimination import PlaceRow, RoundSeating
+from ..errors import Problems
 from ..heats import Qualification, Status
 from ..model import Event, PlayerId
 from ..names import sort_key
@@ -23,6 +24,7 @@ from ..settings import SPECS
 from ..standings import Standings, making_cut, top_cut
 from ..tiebreaks import Kind, Tiebreak
 from .contract import (
+    CONTROL,
     GM_TABS,
     HEADERS,
     HEATS,
@@ -39,7 +41,8 @@ from .contract import (
     STANDINGS,
     TOOL_NOTE,
 )
-from .parse import cell_text
+from .control_tab import control_tab
+from .parse import cell_text, parse_settings_tab
 
 __all__ = [
     "HEADER_FILL",
@@ -139,6 +142,7 @@ def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
             tool_tab(SEATING, "Seating", ("Table", "Seat", "Player"), ()),
             tool_tab(QUALIFIERS, "Qualifiers", ("Rank", "Player", "Heats", "Wins", "Won 1st heat", "Seconds",
                                                 "Points", "Status", "Note"), ()),
+            control_tab(fmt),
             log_tab(Book({}), None),
         )
     results_header = HEADERS[RESULTS]
@@ -150,6 +154,7 @@ def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
         settings, players, results,
         tool_tab(PAIRINGS, "Pairings", ("Table", "Player A", "Points", "Player B", "Points"), ()),
         tool_tab(STANDINGS, "Standings", ("Rank", "Player", "Points"), ()),
+        control_tab(fmt),
         log_tab(Book({}), None),
     )
 
@@ -473,7 +478,9 @@ def copied_tabs(book: Book) -> tuple[Tab, ...]:
         if not rows:
             continue
         fmt = templates.get(name)
-        if fmt is None or name not in GM_TABS:
+        if name == CONTROL:  # shared: its drop-down and checkboxes, the commands of the event's format
+            fmt = control_tab(parse_settings_tab(book, Problems()).format).format
+        elif fmt is None or name not in GM_TABS:
             width = max((len(r) for r in rows), default=1)
             header = 2 if name in templates else 1
             fmt = TabFormat(freeze_rows=header, widths=_widths(rows, skip=header - 1),

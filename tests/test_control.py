@@ -1,0 +1,372 @@
+"""The Control tab: a request typed into the sheet (a command chosen, Run ticked) is run by ``watch``, which
+writes the status and the output beside it; on real .xlsx files and on the Sheets fake through gspread."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from sheetswiss import api
+from sheetswiss.backends.base import Book, Value
+from sheetswiss.backends.excel import ExcelBackend
+from sheetswiss.backends.gsheets import GUARD_TAB, GoogleSheetsBackend, RewritingSession
+from sheetswiss.cli import cli
+from sheetswiss.control import Requests
+from sheetswiss.errors import SheetswissError
+from sheetswiss.workbook.contract import CONTROL, CONTROL_LABELS
+from sheetswiss.workbook.control_tab import COMMANDS, HELP, find_control
+from sheetswiss.workbook.parse import parse_event
+
+from .fake_sheets import FakeSheets
+from .helpers import new_workbook
+
+NOW = dt.datetime(2026, 7, 30, 9, 0)
+KEY = "1FakeSheetKeyForSheetswissControl0123456789"
+PLAYERS = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo")
+
+
+def clock() -> Callable[[], dt.datetime]:
+    ticks = iter(NOW + dt.timedelta(seconds=i) for i in range(1000))
+    return lambda: next(ticks)
+
+
+def steps(*actions: Callable[[], None]) -> Callable[[float], None]:
+    """A ``sleep`` that does the next action instead of waiting, then stops the loop as Ctrl-C would."""
+    queue = list(actions)
+
+    def sleep(seconds: float) -> None:
+        if not queue:
+            raise KeyboardInterrupt
+        queue.pop(0)()
+
+    return sleep
+
+
+def control(book: Book) -> dict[str, Value]:
+    """The Control tab's values by label."""
+    return {str(row[0]): (row[1] if len(row) > 1 else None) for row in book.rows(CONTROL)[1:] if row}
+
+
+def cells_for(book: Book, **values: Value) -> dict[str, Value]:
+    """``{"B2": "pair", ...}`` for the labels given (``dry_run`` is Dry run), found by label as the tool does."""
+    rows = {str(row[0]): r for r, row in enumerate(book.rows(CONTROL), start=1) if row}
+    return {f"B{rows[label.replace('_', ' ').capitalize()]}": value for label, value in values.items()}
+
+
+def without_control(book: Book) -> dict[str, Any]:
+    return {name: rows for name, rows in book.tabs.items() if name != CONTROL}
+
+
+# -- the tab -------------------------------------------------------------------------------------------------
+
+
+def test_new_makes_the_control_tab_with_its_drop_down_and_checkboxes(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    rows = ExcelBackend(path).read().rows(CONTROL)
+    assert rows[0] == ("Control", "Value", "Help")
+    assert [r[0] for r in rows[1:]] == list(CONTROL_LABELS)
+    assert all(r[2] == HELP[r[0]] for r in rows[1:])
+    ws = openpyxl.load_workbook(path)[CONTROL]
+    lists = {str(v.sqref): v.formula1 for v in ws.data_validations.dataValidation}
+    assert lists == {"B2": '"' + ",".join(COMMANDS["swiss"]) + '"', "B6": '"TRUE,FALSE"', "B7": '"TRUE,FALSE"',
+                     "B8": '"TRUE,FALSE"'}
+
+
+def test_the_control_command_adds_the_tab_to_an_older_event(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    wb = openpyxl.load_workbook(path)
+    del wb[CONTROL]
+    wb.save(path)
+    result = CliRunner().invoke(cli, ["control", str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        f"Added the Control tab to {path}: choose a command (pair, standings, playoffs, slips, reports, register, "
+        "plan, publish), tick Run, and sheetswiss watch runs it", f"Next: sheetswiss watch {path}"]
+    book = ExcelBackend(path).read()
+    assert find_control(book) is not None and book.rows("Log")[-1][1] == "control"
+    before = path.read_bytes()
+    again = CliRunner().invoke(cli, ["control", str(path)])
+    assert again.output == f"{path} has a Control tab already; nothing was written\n"
+    assert path.read_bytes() == before
+
+
+def test_a_heat_event_offers_the_heat_commands(tmp_path: Path) -> None:
+    path = tmp_path / "heats.xlsx"
+    api.new(str(path), format="heats", seed=1)
+    ws = openpyxl.load_workbook(path)[CONTROL]
+    lists = {str(v.sqref): v.formula1 for v in ws.data_validations.dataValidation}
+    assert lists["B2"] == '"seat,qualify,advance,publish"'
+
+
+# -- on an .xlsx file ----------------------------------------------------------------------------------------
+
+
+def ask(path: Path, **values: Value) -> None:
+    """Type a request into the Control tab and save, as a GM in Excel would."""
+    backend = ExcelBackend(path)
+    backend.fill_cells(CONTROL, cells_for(backend.read(), **values))
+
+
+def test_pair_chosen_and_run_ticked_pairs_the_round_and_says_done(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="pair", run=True)
+    lines: list[str] = []
+    api.watch(str(path), echo=lines.append, now=clock(), sleep=steps(lambda: None))
+    book = ExcelBackend(path).read()
+    event = parse_event(book)
+    assert event.paired_rounds == 1 and len(event.games_in(1)) == 3
+    status = control(book)
+    assert status["Status"] == "done" and status["Run"] is False
+    assert status["Started"] == "2026-07-30 09:00:00" and status["Finished"] == "2026-07-30 09:00:01"
+    output = str(status["Output"]).splitlines()
+    assert output[0] == "Round 1: 3 tables; no rematches"
+    assert output[-1] == "Written: Results rows 2-4 (round 1), Pairings, Log"
+    assert [row[1] for row in book.rows("Log")[2:]] == ["new --format swiss", "pair"]
+    assert lines[1] == "09:00:00 Control: pair: done: Round 1: 3 tables; no rematches"
+    assert lines[-1] == "Stopped."
+    assert sum(line.startswith("09:") for line in lines) == 1  # run once, not again on the next look
+
+
+def test_a_bad_result_cell_is_refused_in_the_control_tab_and_nothing_else_is_written(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    api.pair(str(path), now=NOW)
+    game = next(g for g in parse_event(ExcelBackend(path).read()).games_in(1) if g.b is not None)
+    ExcelBackend(path).fill_cells("Results", {game.cell.split("!")[1]: "W"})
+    ask(path, command="standings", run=True)
+    before = ExcelBackend(path).read()
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    after = ExcelBackend(path).read()
+    assert without_control(after) == without_control(before)
+    status = control(after)
+    assert status["Status"] == "refused" and status["Run"] is False
+    assert str(status["Output"]).startswith(f"{game.cell}: cannot read 'W' as a result")
+
+
+def test_a_command_not_listed_is_refused_naming_the_cell(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="copy", run=True)
+    before = ExcelBackend(path).read()
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    after = ExcelBackend(path).read()
+    assert without_control(after) == without_control(before)
+    assert control(after)["Status"] == "refused"
+    assert control(after)["Output"] == ("Control!B2: 'copy' is not a command the Control tab runs; choose one of: "
+                                        "pair, standings, playoffs, slips, reports, register, plan, publish")
+
+
+def test_a_heat_command_in_a_swiss_event_and_a_bad_number_are_refused(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="seat", heat=2, run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    assert str(control(ExcelBackend(path).read())["Output"]).startswith(
+        "Control!B2: seat is for heat events and this one is a Swiss; choose one of: pair, ")
+    ask(path, command="slips", round="two", run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    assert control(ExcelBackend(path).read())["Output"] == "Control!B4: 'two' is not a round number (1, 2, 3 ...)"
+
+
+def test_a_request_saved_while_the_workbook_is_open_runs_once_it_is_closed(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="pair", run=True)
+    lock = path.with_name(f".~lock.{path.name}#")  # LibreOffice has the file open
+    lock.write_text("GM,laptop,2026-07-30")
+    saved = path.read_bytes()
+    lines: list[str] = []
+    seen: list[bytes] = []
+    api.watch(str(path), echo=lines.append, now=clock(), sleep=steps(
+        lambda: seen.append(path.read_bytes()),  # a look with the lock there: nothing written
+        lambda: None,                            # still open
+        lock.unlink))                            # closed
+    assert seen == [saved]
+    assert lines[1] == ("09:00:00 Control: a request waits until the workbook is closed (.~lock.event.xlsx# is "
+                        "there; sheetswiss never writes into an open workbook)")
+    assert lines[2].startswith("09:00:03 Control: pair: done: Round 1: 3 tables")
+    assert parse_event(ExcelBackend(path).read()).paired_rounds == 1
+
+
+def test_excel_lock_file_is_recognised(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="pair", run=True)
+    lock = path.with_name(f"~${path.name}")
+    lock.write_bytes(b"GM")
+    before = path.read_bytes()
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps(lambda: None))
+    assert path.read_bytes() == before
+
+
+def test_a_renamed_tab_or_a_moved_header_is_refused_naming_the_cell(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="pair", run=True)
+    wb = openpyxl.load_workbook(path)
+    wb[CONTROL].title = "Requests"
+    wb.save(path)
+    before = path.read_bytes()
+    lines: list[str] = []
+    api.watch(str(path), echo=lines.append, now=clock(), sleep=steps(lambda: None))
+    assert lines[1] == ("09:00:00 Control: requests refused: Requests!A8: this tab looks like the Control tab "
+                        "renamed; requests are taken only from a tab named Control: name it Control again")
+    assert len(lines) == 3  # said once
+    assert path.read_bytes() == before
+    wb = openpyxl.load_workbook(path)
+    wb["Requests"].title = CONTROL
+    wb[CONTROL].insert_rows(1)
+    wb.save(path)
+    lines.clear()
+    api.watch(str(path), echo=lines.append, now=clock(), sleep=steps())
+    assert lines[1] == ("09:00:00 Control: requests refused: Control!A1: the Control tab's header (Control | Value) "
+                        "should be in row 1, which holds nothing; it is in Control!A2 (a row inserted above it?); "
+                        "requests are refused until it is back in A1:B1")
+    assert parse_event(ExcelBackend(path).read()).paired_rounds == 0
+
+
+def test_a_label_outside_column_a_is_refused(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    wb = openpyxl.load_workbook(path)
+    wb[CONTROL].insert_cols(1)
+    wb[CONTROL]["A1"] = "Control"
+    wb[CONTROL]["B1"] = "Value"
+    wb.save(path)
+    with pytest.raises(SheetswissError, match=r"^Control!B2: the label 'Command' should be in column A"):
+        find_control(ExcelBackend(path).read())
+
+
+# -- on a Google Sheet (the fake, through gspread) -----------------------------------------------------------
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSheets]:
+    with FakeSheets() as server:
+        monkeypatch.setenv("SHEETSWISS_SHEETS_ENDPOINT", server.url)
+        server.create(KEY)
+        yield server
+
+
+def sheet(fake: FakeSheets) -> GoogleSheetsBackend:
+    return GoogleSheetsBackend(KEY, session=RewritingSession(fake.url), sleep=lambda s: None)
+
+
+def started(fake: FakeSheets) -> GoogleSheetsBackend:
+    backend = sheet(fake)
+    api.new(backend, seed=2, now=NOW)
+    fake.type(KEY, "Players", {f"A{r}": n for r, n in enumerate(PLAYERS, start=2)})
+    return backend
+
+
+def type_request(fake: FakeSheets, backend: GoogleSheetsBackend, **values: Value) -> None:
+    """Choose and tick in the browser: the drop-down's text, the checkbox's TRUE."""
+    fake.type(KEY, CONTROL, cells_for(backend.read(), **values))
+
+
+def test_new_on_a_sheet_makes_a_drop_down_and_checkboxes(fake: FakeSheets) -> None:
+    started(fake)
+    tab = fake.sheet(KEY, CONTROL)
+    command = tab.cells[1, 1]["dataValidation"]["condition"]
+    assert command == {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": c} for c in COMMANDS["swiss"]]}
+    assert [tab.cells[r, 1]["dataValidation"]["condition"]["type"] for r in (5, 6, 7)] == ["BOOLEAN"] * 3
+
+
+def test_on_a_sheet_pair_asked_from_the_browser_is_answered(fake: FakeSheets) -> None:
+    backend = started(fake)
+    type_request(fake, backend, command="pair", run=True, requested_by="gm@example.org",
+                 requested_at="2026-07-30 08:59:58")
+    lines: list[str] = []
+    api.watch(backend, every=5, echo=lines.append, now=clock(), sleep=steps(lambda: None))
+    book = sheet(fake).read()
+    assert parse_event(book).paired_rounds == 1
+    status = control(book)
+    assert status["Status"] == "done" and status["Run"] is False
+    assert str(status["Output"]).startswith("Round 1: 3 tables; no rematches\n")
+    assert lines[0] == (f"Watching gsheet:{KEY}; running the Control tab's requests (reads the sheet every 5 s, "
+                        "2 requests a read: 24 a minute, within Google's read quota of 60 a minute; Ctrl-C stops)")
+    assert lines[1] == ("09:00:00 Control: pair asked by gm@example.org at 2026-07-30 08:59:58: done: Round 1: "
+                        "3 tables; no rematches")
+    assert [row[1] for row in book.rows("Log")[2:]] == ["new --format swiss", "pair"]
+
+
+def test_on_a_sheet_a_bad_result_cell_is_refused_and_nothing_else_is_written(fake: FakeSheets) -> None:
+    backend = started(fake)
+    api.pair(backend, now=NOW)
+    game = next(g for g in parse_event(backend.read()).games_in(1) if g.b is not None)
+    fake.type(KEY, "Results", {game.cell.split("!")[1]: "W"})
+    type_request(fake, backend, command="pair", run=True)
+    before = {s.title: dict(s.cells) for s in fake.books[KEY].sheets if s.title not in (CONTROL, GUARD_TAB)}
+    api.watch(backend, echo=lambda line: None, now=clock(), sleep=steps())
+    after = {s.title: dict(s.cells) for s in fake.books[KEY].sheets if s.title not in (CONTROL, GUARD_TAB)}
+    assert after == before
+    status = control(sheet(fake).read())
+    assert status["Status"] == "refused" and status["Run"] is False
+    assert str(status["Output"]).startswith(f"{game.cell}: cannot read 'W' as a result")
+
+
+def test_two_requests_at_once_make_one_run(fake: FakeSheets) -> None:
+    """Two watchers read the same ticked request; the revision guard lets one take it."""
+    backend = started(fake)
+    type_request(fake, backend, command="pair", run=True)
+    first, second = sheet(fake), sheet(fake)
+    book_1, book_2 = first.read(), second.read()
+    one = Requests(first, None, clock())(book_1, NOW)
+    two = Requests(second, None, clock())(book_2, NOW)
+    assert one[0].startswith("09:00:00 Control: pair: done")
+    assert two == [f"09:00:00 Control: pair: not taken yet (gsheet:{KEY}: the sheet changed while this command ran "
+                   "(another GM's command?); nothing was written; run it again); looking again"]
+    book = sheet(fake).read()
+    assert parse_event(book).paired_rounds == 1 and control(book)["Status"] == "done"
+    assert [row[1] for row in book.rows("Log")[2:]] == ["new --format swiss", "pair"]
+    assert Requests(second, None, clock())(book, NOW) == []  # the next look: nothing to take
+
+
+def test_a_request_made_while_one_runs_waits_and_runs_next(fake: FakeSheets) -> None:
+    backend = started(fake)
+    type_request(fake, backend, command="pair", run=True)
+    rows = cells_for(backend.read(), command="standings", run=True)
+
+    def ask_while_pair_runs() -> None:  # the browser writes a new request just before pair's own write
+        fake.type(KEY, CONTROL, rows)
+
+    def on_take() -> None:  # the first write takes the pair request; pair writes next
+        fake.before_batch_update = ask_while_pair_runs
+
+    lines: list[str] = []
+    fake.before_batch_update = on_take
+    api.watch(backend, echo=lines.append, now=clock(), sleep=steps(lambda: None))
+    runs = [line for line in lines if " Control: " in line]
+    assert [line.split(": ")[1:3] for line in runs] == [["pair", "done"], ["standings", "done"]]
+    status = control(sheet(fake).read())
+    assert status["Status"] == "done" and str(status["Output"]).startswith("Standings after round 0")
+
+
+def test_a_network_failure_is_reported_in_the_control_tab(fake: FakeSheets) -> None:
+    backend = started(fake)
+    type_request(fake, backend, command="pair", run=True)
+    lines: list[str] = []
+    calls: list[int] = []
+
+    def fail_the_commands_read() -> None:
+        calls.append(1)
+        if len(calls) == 1:  # the take went in; pair's read is answered 503 until the retries give up
+            fake.fail_next(*[503] * 6)
+
+    fake.before_batch_update = fail_the_commands_read
+    api.watch(backend, echo=lines.append, now=clock(), sleep=steps(lambda: None))
+    book = sheet(fake).read()
+    status = control(book)
+    assert status["Status"] == "refused"
+    assert str(status["Output"]).startswith(f"gsheet:{KEY}: Google Sheets refused to read")
+    assert parse_event(book).paired_rounds == 0
+
+
+def test_the_demo_shows_a_request_answered(capsys: pytest.CaptureFixture[str]) -> None:
+    from .control_demo import main
+
+    shown = main(pace=0.02)
+    assert shown["Status"] == "done" and shown["Run"] is False
+    assert str(shown["Output"]).startswith("Round 1: 3 tables; no rematches")
+    out = capsys.readouterr().out
+    assert "Control: pair asked by gm@example.org at " in out
+    assert out.index("(in the browser") < out.index("Control: pair")
