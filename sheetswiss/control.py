@@ -117,6 +117,8 @@ class Requests:
     """A finished request's status that could not be written yet."""
     said: str | None = None
     """The last problem printed about the tab itself (printed once, not on every look)."""
+    first: bool = True
+    """No look at the Control tab yet: a Status left at ``running`` then is a run a stopped ``watch`` left."""
 
     def _lock(self) -> Path | None:
         return self.backend.lock_file() if isinstance(self.backend, ExcelBackend) else None
@@ -155,6 +157,9 @@ class Requests:
             return lines + self._say_once(f"{when:%H:%M:%S} No Control tab, so no requests from the sheet; "
                                           "add one with: sheetswiss control EVENT")
         lines += self._say_once(None)
+        first, self.first = self.first, False
+        if first and cells.status == "running" and self._lock() is None:
+            lines += self._stale(cells, when)
         if not cells.ticked:
             self.waiting = False
             return lines
@@ -168,6 +173,15 @@ class Requests:
             return lines
         self.waiting = False
         return lines + self._take(book, cells, when)
+
+    def _stale(self, cells: ControlCells, when: dt.datetime) -> list[str]:
+        """Close a run that an earlier ``watch`` started and never finished (stopped, or its computer off)."""
+        started = cells.values.get("Started") or "?"
+        note = (f"watch stopped while this ran (started {started}); the Log tab's last row says whether it wrote "
+                "anything; ask again if not")
+        self._write_or_keep(self._status(cells, {"Status": "refused", "Finished": f"{when:%Y-%m-%d %H:%M:%S}",
+                                                 "Output": note}))
+        return [f"{when:%H:%M:%S} Control: the last request had no answer: {note}"]
 
     def _status(self, cells: ControlCells, values: dict[str, Value]) -> tuple[Overwrite, ...]:
         return tuple(Overwrite(cells.tab, cells.rows[label], 2, value) for label, value in values.items())

@@ -370,3 +370,16 @@ def test_the_demo_shows_a_request_answered(capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "Control: pair asked by gm@example.org at " in out
     assert out.index("(in the browser") < out.index("Control: pair")
+
+
+def test_a_run_left_running_by_a_stopped_watch_is_closed_at_the_first_look(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="pair", status="running", started="2026-07-30 08:58:00")
+    lines: list[str] = []
+    api.watch(str(path), echo=lines.append, now=clock(), sleep=steps(lambda: None))
+    note = ("watch stopped while this ran (started 2026-07-30 08:58:00); the Log tab's last row says whether it "
+            "wrote anything; ask again if not")
+    assert lines[1:] == [f"09:00:00 Control: the last request had no answer: {note}", "Stopped."]
+    status = control(ExcelBackend(path).read())
+    assert status["Status"] == "refused" and status["Output"] == note
+    assert parse_event(ExcelBackend(path).read()).paired_rounds == 0
