@@ -23,11 +23,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .backends.base import Backend, Book, Changes, Overwrite, Value
+from .backends.base import Backend, Book, Changes, Overwrite, Value, column_letter
+from .backends.csvfile import is_csv
 from .backends.excel import ExcelBackend
 from .errors import Problems, SheetswissError
+from .workbook.contract import SETTINGS
 from .workbook.control_tab import ControlCells, Request, commands_for, find_control
-from .workbook.parse import parse_settings_tab
+from .workbook.parse import Columns, cell_text, parse_settings_tab
 
 __all__ = ["LONGEST", "Requests", "run_request"]
 
@@ -46,8 +48,22 @@ def _format(book: Book) -> str | None:
         return None
 
 
+def _refuse_a_file(book: Book) -> None:
+    """Refuse ``register`` from a CSV file named in Settings: a request reads the event's tabs only (anyone who
+    can edit the sheet could otherwise have a file of the ``watch`` computer read into Players)."""
+    if not is_csv(parse_settings_tab(book, Problems()).registrations):
+        return
+    cols = Columns(book, SETTINGS, ["Setting", "Value"], [])
+    key, value = cols.index["Setting"], cols.index["Value"]
+    row = next(r for r, cells in enumerate(book.rows(SETTINGS), start=1)
+               if len(cells) > key and cell_text(cells[key]).lower() == "registrations")
+    raise SheetswissError(f"{SETTINGS}!{column_letter(value + 1)}{row}: register from the Control tab reads a tab "
+                          "only, never a file; name the form's responses tab here, or run sheetswiss register "
+                          "EVENT --from FILE.csv in a terminal")
+
+
 def run_request(backend: Backend, request: Request, cells: ControlCells, *, fmt: str | None,
-                site: Path | None, now: dt.datetime) -> tuple[str, ...]:
+                site: Path | None, now: dt.datetime, book: Book) -> tuple[str, ...]:
     """Run ``request`` on ``backend`` as its command would from the command line; its printed lines.
 
     Refused (:class:`SheetswissError`, naming the cell) when the command is not one the Control tab runs
@@ -75,6 +91,7 @@ def run_request(backend: Backend, request: Request, cells: ControlCells, *, fmt:
     if c == "reports":
         return api.reports(backend, dry_run=dry, now=now).lines
     if c == "register":
+        _refuse_a_file(book)
         return api.register(backend, dry_run=dry, now=now).lines
     if c == "plan":
         return api.plan(backend, dry_run=dry, now=now).lines
@@ -117,6 +134,8 @@ class Requests:
     """A finished request's status that could not be written yet."""
     said: str | None = None
     """The last problem printed about the tab itself (printed once, not on every look)."""
+    untaken: str | None = None
+    """Why the last request could not be taken (printed once while it lasts)."""
     first: bool = True
     """No look at the Control tab yet: a Status left at ``running`` then is a run a stopped ``watch`` left."""
 
@@ -205,11 +224,14 @@ class Requests:
                 "Output": f"sheetswiss {words}: running since {when:%H:%M:%S}"})))
         except SheetswissError as e:  # taken meanwhile by another watch, the file opened, the network down
             self.waiting = True
-            return [f"{when:%H:%M:%S} Control: {words}{asked}: not taken yet ({e}); looking again"]
+            line = f"Control: {words}{asked}: not taken yet ({e}); looking again"
+            said, self.untaken = self.untaken, line
+            return [] if said == line else [f"{when:%H:%M:%S} {line}"]
+        self.untaken = None
         status, output = "done", ""
         try:
             output = "\n".join(run_request(self.backend, request, cells, fmt=_format(book), site=self.site,
-                                           now=when))
+                                           now=when, book=book))
         except SheetswissError as e:
             status, output = "refused", str(e)
         except KeyboardInterrupt:
@@ -235,4 +257,11 @@ class Requests:
         try:
             self.backend.write(Changes(overwrites=status))
         except SheetswissError:
-            self.unsent, self.waiting = status, True
+            refresh = getattr(self.backend, "refresh", None)
+            try:
+                if refresh is None:
+                    raise
+                refresh()  # a Google Sheet read before a write that went in (Ctrl-C in between): read it again
+                self.backend.write(Changes(overwrites=status))
+            except SheetswissError:
+                self.unsent, self.waiting = status, True

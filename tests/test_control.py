@@ -383,3 +383,46 @@ def test_a_run_left_running_by_a_stopped_watch_is_closed_at_the_first_look(tmp_p
     status = control(ExcelBackend(path).read())
     assert status["Status"] == "refused" and status["Output"] == note
     assert parse_event(ExcelBackend(path).read()).paired_rounds == 0
+
+
+def test_register_from_the_control_tab_never_reads_a_file(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS], settings={"registrations": "signups.csv"})
+    (tmp_path / "signups.csv").write_text("Name\nZed\n")
+    ask(path, command="register", run=True)
+    before = ExcelBackend(path).read()
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    after = ExcelBackend(path).read()
+    assert without_control(after) == without_control(before)
+    row = next(r for r, cells in enumerate(after.rows("Settings"), start=1) if cells and cells[0] == "registrations")
+    assert control(after)["Output"] == (f"Settings!B{row}: register from the Control tab reads a tab only, never a "
+                                        "file; name the form's responses tab here, or run sheetswiss register EVENT "
+                                        "--from FILE.csv in a terminal")
+
+
+def test_ctrl_c_while_a_request_runs_stops_cleanly_and_says_so(fake: FakeSheets) -> None:
+    import _thread
+
+    backend = started(fake)
+    type_request(fake, backend, command="pair", run=True)
+
+    def press_ctrl_c_during_pairs_write() -> None:
+        _thread.interrupt_main()  # as Ctrl-C in the terminal, while pair's write is on its way
+
+    def on_take() -> None:
+        fake.before_batch_update = press_ctrl_c_during_pairs_write
+
+    fake.before_batch_update = on_take
+    lines: list[str] = []
+    api.watch(backend, echo=lines.append, now=clock(), sleep=steps(lambda: None))
+    assert lines[-1] == "Stopped."
+    status = control(sheet(fake).read())
+    assert status["Status"] == "refused"
+    assert str(status["Output"]).startswith("watch was stopped (Ctrl-C) while this ran; the Log tab's last row says")
+
+
+def test_copy_to_a_sheet_keeps_the_control_tab_drop_down_and_checkboxes(fake: FakeSheets, tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    api.copy(str(path), sheet(fake))
+    tab = fake.sheet(KEY, CONTROL)
+    assert tab.cells[1, 1]["dataValidation"]["condition"]["type"] == "ONE_OF_LIST"
+    assert tab.cells[7, 1]["dataValidation"]["condition"] == {"type": "BOOLEAN"}
