@@ -113,7 +113,8 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
     A round with a pending result is skipped for both players of that game. On a custom range
     scale a result typed as two numbers is the two sides' points and the scale's ranges decide
     who won (:class:`~sheetswiss.scoring.Scale`); points that fit no pair of ranges raise
-    :class:`~sheetswiss.errors.SheetswissError` naming the Result cell.
+    :class:`~sheetswiss.errors.SheetswissError` naming the Result cell. On a margin scale
+    (``margin_points``, RULES.md 1.7) a game with Score A and Score B typed scores by their margin.
 
     Under ``sides: double`` (RULES.md 3) each Results row with an opponent is one game, scored on
     its own, and a round's two games against one opponent are one record (:func:`_match`); rounds
@@ -136,7 +137,11 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
     def record(player: PlayerId, r: int, kind: RoundKind, cls: str, opponent: PlayerId | None = None,
                side: int | None = None, games: tuple[int, int, int] | None = None,
                scores: tuple[Fraction, Fraction] | None = None) -> None:
-        if games is not None:
+        if kind is RoundKind.GAME and scores is not None and (ranking.bands or pairing.bands):  # RULES.md 1.7
+            margin = scores[0] - scores[1]
+            points = ranking.margin_points(margin) if ranking.bands else plain_ranking[kind, cls]
+            pairing_points = pairing.margin_points(margin) if pairing.bands else plain_pairing[kind, cls]
+        elif games is not None:
             points, pairing_points = ranking.points(cls, games), pairing.points(cls, games)
         elif opponent is None:
             points, pairing_points = alone_ranking[kind, cls], alone_pairing[kind, cls]
@@ -164,7 +169,11 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
             continue
         ga = res.games
         gb = None
-        if ga is not None:
+        if ranking.bands and g.scores is not None:  # a margin scale: the scores' margin decides (RULES.md 1.7)
+            ca = ranking.margin_class(g.scores[0] - g.scores[1])
+            cb = {"W": "L", "L": "W", "D": "D"}[ca]
+            ga = None  # points typed in Result as well are the parser's to refuse
+        elif ga is not None:
             gb = (ga[1], ga[0], ga[2])
             try:
                 ca, cb = ranking.typed_classes(ga) or (ca, cb)

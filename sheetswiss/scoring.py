@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import final
 
 from .errors import BadSetting, SheetswissError
-from .settings import PointRange, Settings, parse_range
+from .settings import MarginBands, PointRange, Settings, parse_range
 
 __all__ = [
     "PRESETS",
@@ -33,6 +33,7 @@ __all__ = [
     "ScaleProblem",
     "ScaleWarning",
     "game12_points",
+    "margin_scale",
     "pairing_scale_for",
     "per_round",
     "scale_for",
@@ -72,6 +73,24 @@ class Scale:
     draws_allowed: bool = True
     game_based: bool = False
     """Results are match scores in games (Magic, Hearthstone, game12): ``1-0`` is one game to none."""
+    bands: MarginBands = ()
+    """A margin scale's bands (``margin_points``, RULES.md 1.7): a game with Score A and Score B typed scores
+    by its margin (:meth:`margin_points`); empty for every other scale."""
+
+    def margin_points(self, margin: Fraction) -> Fraction:
+        """The points of the side whose score beat the other's by ``margin`` (negative: lost by it), RULES.md 1.7.
+
+        >>> s = margin_scale(((Fraction(0), Fraction(10)), (Fraction(6), Fraction(11)), (Fraction(51), Fraction(20))))
+        >>> s.margin_points(Fraction(5)), s.margin_points(Fraction(6)), s.margin_points(Fraction(-60))
+        (Fraction(10, 1), Fraction(11, 1), Fraction(0, 1))
+        """
+        band = next(points for least, points in reversed(self.bands) if abs(margin) >= least)
+        return band if margin >= 0 else 2 * self.bands[0][1] - band
+
+    def margin_class(self, margin: Fraction) -> str:
+        """``"W"``, ``"D"`` or ``"L"``: what :meth:`margin_points` is worth (a draw's points are a draw)."""
+        points = self.margin_points(margin)
+        return "W" if points > self.bands[0][1] else "L" if points < self.bands[0][1] else "D"
 
     @property
     def win(self) -> Fraction:
@@ -171,10 +190,25 @@ def game12_points(won: int, lost: int, drawn: int) -> Fraction:
     return Fraction(winner) if won > lost else Fraction(12 - winner)
 
 
+def margin_scale(bands: MarginBands) -> Scale:
+    """The custom scale of ``margin_points`` (RULES.md 1.7): its win, draw and loss ranges follow from the bands.
+
+    >>> s = margin_scale(((Fraction(0), Fraction(10)), (Fraction(6), Fraction(11)), (Fraction(51), Fraction(20))))
+    >>> s.wins, s.draws, s.losses
+    ((Fraction(11, 1), Fraction(20, 1)), (Fraction(10, 1), Fraction(10, 1)), (Fraction(0, 1), Fraction(9, 1)))
+    """
+    draw, low, high = bands[0][1], bands[1][1], bands[-1][1]
+    return Scale(name="custom", wins=(low, high), draws=(draw, draw), losses=(2 * draw - high, 2 * draw - low),
+                 bye=high, bands=bands)
+
+
 def _named(settings: Settings, name: str) -> Scale:
-    """The preset ``name``, or the custom scale of ``win_points``, ``draw_points`` and ``loss_points``."""
+    """The preset ``name``, or the custom scale of ``win_points``, ``draw_points`` and ``loss_points`` (or of
+    ``margin_points``)."""
     if name != "custom":
         return PRESETS[name]
+    if settings.margin_points:
+        return margin_scale(settings.margin_points)
     if settings.win_points is None or settings.draw_points is None or settings.loss_points is None:
         raise BadSetting("Settings: the custom scale is used, so set win_points, draw_points and loss_points")
     return Scale(name="custom", wins=settings.win_points, draws=settings.draw_points, losses=settings.loss_points,
@@ -336,6 +370,8 @@ def scale_problems(settings: Settings) -> list[ScaleProblem]:
     rounds = _rounds(settings)
     ranking, pairing = scale_for(settings), pairing_scale_for(settings)
     problems = _rule_1(ranking) + _rules_2_3(ranking, rounds) if settings.points == "custom" else []
+    if settings.margin_points:  # the bands are what the GM typed: name their cell
+        problems = [replace(p, keys=("margin_points", *p.keys)) for p in problems]
     if (pairing.wins, pairing.draws, pairing.losses) != (ranking.wins, ranking.draws, ranking.losses):
         if pairing.name == "custom":
             problems += [replace(p, keys=("pairing_points", *p.keys)) for p in _rule_1(pairing)]

@@ -16,7 +16,7 @@ from typing import Any, TypeAlias, final
 
 from .errors import BadSetting, Problems, UnknownName, excerpt
 
-__all__ = ["SPECS", "PointRange", "SettingSpec", "Settings", "known_keys", "parse_number", "parse_range",
+__all__ = ["SPECS", "MarginBands", "PointRange", "SettingSpec", "Settings", "known_keys", "parse_number", "parse_range",
            "parse_settings", "read_settings"]
 
 
@@ -174,6 +174,41 @@ def _margin_cap(text: str) -> Fraction | None:
     if cap <= 0:
         raise ValueError(f"{excerpt(text)} is not above 0; a cap is the most one game's margin counts")
     return cap
+
+
+MarginBands: TypeAlias = tuple[tuple[Fraction, Fraction], ...]
+"""A margin scale (RULES.md 1.7): (least margin, the winner's points) from margin 0 up, points rising."""
+
+
+def _margin_points(text: str) -> MarginBands:
+    """Margin bands, e.g. ``0: 10, 6: 11, 11: 12``: from each margin up the winner scores those points and
+    the loser the rest of twice the first band's (RULES.md 1.7).
+
+    >>> _margin_points("0: 10, 6: 11, 51: 20")
+    ((Fraction(0, 1), Fraction(10, 1)), (Fraction(6, 1), Fraction(11, 1)), (Fraction(51, 1), Fraction(20, 1)))
+    """
+    bands: list[tuple[Fraction, Fraction]] = []
+    for part in _names(text):
+        m = re.fullmatch(r"(\S+)\s*[:=]\s*(\S+)", part)
+        if m is None:
+            raise ValueError(f"{excerpt(part)} is not a margin and its points, e.g. 6: 11")
+        margin, points = parse_number(m[1]), parse_number(m[2])
+        if bands and (margin <= bands[-1][0] or points <= bands[-1][1]):
+            raise ValueError(f"{excerpt(part)}: each band needs a larger margin and more points than the one before")
+        bands.append((margin, points))
+    if len(bands) < 2 or bands[0][0] != 0:
+        raise ValueError("list the bands from margin 0 (the draw's points, e.g. 0: 10), then at least one more")
+    if bands[-1][1] > 2 * bands[0][1]:
+        raise ValueError(f"{_number_words(bands[-1][1])} for the winner leaves the loser below 0 of the "
+                         f"{_number_words(2 * bands[0][1])} a game shares")
+    return tuple(bands)
+
+
+def _number_words(value: Fraction) -> str:
+    """``value`` as typed: ``20``, ``10.5``, ``1/3``."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return str(float(value)) if (10**6 * value).denominator == 1 else str(value)
 
 
 def _ratio_cap(text: str) -> Fraction | None:
@@ -408,6 +443,10 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("margin_cap", "", _margin_cap,
                 "Secondary scores (Results columns Score A and Score B): the most one game's margin counts in "
                 "margin and average_margin, e.g. 10; empty or none: no cap.", (), "4.13"),
+    SettingSpec("margin_points", "", _margin_points,
+                "points: custom from the scores' margin (Results columns Score A and Score B), e.g. a 20-0 scale "
+                "0: 10, 6: 11, 11: 12 ... 51: 20; from each margin up the winner scores those points, the loser the "
+                "rest; empty: not used.", (), "1.7"),
 )
 
 _BY_KEY = {spec.key: spec for spec in SPECS}
@@ -513,6 +552,7 @@ class Settings:
     registration_name: str = ""
     round_weights: tuple[tuple[int, Fraction], ...] = ()
     margin_cap: Fraction | None = None
+    margin_points: MarginBands = ()
 
     @property
     def games_per_round(self) -> int:
@@ -574,9 +614,19 @@ def read_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings", *
             problems.add(BadSetting(f"{tab}!{value_column}{row}: {k}: {e}"))
             bad.add(k)
     settings = Settings(**values)
+    if settings.margin_points:  # a margin scale (RULES.md 1.7) is the custom scale, in place of its three ranges
+        cell = f"{tab}!{value_column}{seen['margin_points']}"
+        typed = [k for k in ("win_points", "draw_points", "loss_points") if getattr(settings, k) is not None]
+        if settings.points != "custom" or typed:
+            problems.add(BadSetting(f"{cell}: margin_points makes the points come from the margin, so set points to "
+                                    "custom" + (f" and clear {', '.join(typed)}" if typed else "")))
+            values.pop("margin_points")
+            bad.add("margin_points")
+            settings = Settings(**values)
     for which in ("points", "pairing_points"):
         missing = [k for k in ("win_points", "draw_points", "loss_points") if getattr(settings, k) is None]
-        if getattr(settings, which) == "custom" and missing:
+        margin_scale = settings.margin_points or "margin_points" in bad  # its own problem is reported above
+        if getattr(settings, which) == "custom" and missing and not margin_scale:
             problems.add(BadSetting(f"{tab}: {which} is custom, so set {', '.join(missing)}"))
             values.pop(which)
             bad.add(which)

@@ -4,6 +4,7 @@ tiebreaks built on them: total score, margin (capped), average margin, opponents
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
@@ -18,6 +19,7 @@ from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.history import history
 from sheetswiss.model import Event, Game, Player
 from sheetswiss.results import Result
+from sheetswiss.scoring import scale_problems
 from sheetswiss.settings import Settings, parse_settings
 from sheetswiss.standings import compute_standings, explain
 from sheetswiss.tiebreaks import Context, event_chain
@@ -304,3 +306,110 @@ def test_the_readme_walkthrough(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     ExcelBackend(typo).fill_cells("Results", {"F3": "twelve"})
     error = one_line_error(typo, "standings", str(typo))
     assert f"$ sheetswiss standings warband-typo.xlsx\nError: {error}\n" in README.read_text()
+
+
+# --- a margin scale: match points from the scores' margin (RULES.md 1.7) --------------------------------
+
+GTC = "0: 10, 6: 11, 11: 12, 16: 13, 21: 14, 26: 15, 31: 16, 36: 17, 41: 18, 46: 19, 51: 20"
+"""A 20-0 scale by victory-point margin, as a published 40k event framework lists it (0-5: 10-10, ... 51+: 20-0)."""
+
+
+def gtc_points(margin: int) -> int:
+    """The winner's points of :data:`GTC` worked out from its bands: 10, then one more every 5 VP from 6, 20 from 51."""
+    return 20 if margin >= 51 else 10 + max(0, (margin - 1) // 5)
+
+
+def gtc_bands() -> tuple[tuple[Fraction, Fraction], ...]:
+    return parse_settings([(2, "points", "custom"), (3, "margin_points", GTC)]).margin_points
+
+
+def test_margin_points_are_read_and_checked() -> None:
+    bands = parse_settings([(2, "points", "custom"), (3, "margin_points", GTC), (4, "scale_check", "off")])
+    assert bands.margin_points[:3] == ((0, 10), (6, 11), (11, 12))
+    for text, message in [("6: 11, 11: 12", "list the bands from margin 0"),
+                          ("0: 10", "list the bands from margin 0"),
+                          ("0: 10, 6: 11, 5: 12", "'5: 12': each band needs a larger margin and more points"),
+                          ("0: 10, 6: 10", "'6: 10': each band needs a larger margin and more points"),
+                          ("0: 10, 6: 21", "21 for the winner leaves the loser below 0 of the 20 a game shares"),
+                          ("0: 10, six: 11", "'six' is not a number")]:
+        with pytest.raises(Exception, match=re.escape("Settings!B3: margin_points: ") + ".*" + re.escape(message)):
+            parse_settings([(2, "points", "custom"), (3, "margin_points", text)])
+    with pytest.raises(Exception, match=r"Settings!B3: margin_points makes the points come from the margin, so set "
+                                        r"points to custom$"):
+        parse_settings([(2, "points", "armati"), (3, "margin_points", GTC)])
+    with pytest.raises(Exception, match=r"so set points to custom and clear win_points$"):
+        parse_settings([(2, "points", "custom"), (3, "margin_points", GTC), (4, "win_points", "3")])
+
+
+def test_a_margin_scale_is_validated_like_the_range_scales() -> None:
+    """Seed 004's rules (RULES.md 1.4) on the 20-0 scale's ranges W 11..20, D 10, L 0..9: rules 2 and 3 fail,
+    and so does their purpose; each problem names the margin_points cell."""
+    gtc = Settings(points="custom", margin_points=gtc_bands(), rounds=5)
+    problems = scale_problems(gtc)
+    assert [p.text for p in problems] == [
+        "rule 2: worst win − best loss = 2 < 4 x (20 − 11) = 36",
+        "rule 3: best draw 10 < (best win 20 + best loss 9)/2 = 29/2",
+        "purpose: 5 x worst win 11 = 55 <= 4 x best win 20 + best draw 10 = 90; a lone player who wins all 5 rounds "
+        "could finish behind 4 wins and a draw"]
+    assert all(p.keys[0] == "margin_points" for p in problems)
+    steep = Settings(points="custom", margin_points=((Fraction(0), Fraction(15)), (Fraction(1), Fraction(30))),
+                     rounds=5)
+    assert scale_problems(steep) == []  # one win value: W 30, D 15, L 0 passes every rule
+
+
+@given(st.lists(st.tuples(st.integers(0, 80), st.integers(0, 80)), min_size=1, max_size=6))
+@settings(max_examples=60)
+def test_a_margin_scale_shares_twenty_points_by_the_bands(games: list[tuple[int, int]]) -> None:
+    def result(a: int, b: int) -> Result:  # what the parser reads from the scores alone, worked out from GTC
+        decided = gtc_points(abs(a - b)) > 10
+        return Result.parse("1-0" if decided and a > b else "0-1" if decided else "1/2")
+
+    event = Event(settings=Settings(points="custom", margin_points=gtc_bands()),
+                  players=tuple(Player(name=f"{side}{i}") for i in range(len(games)) for side in "AB"),
+                  games=tuple(Game(round=1, table=None, a=f"A{i}", b=f"B{i}", result=result(a, b), row=i + 2,
+                                   scores=(Fraction(a), Fraction(b))) for i, (a, b) in enumerate(games)))
+    recs = history(event)
+    for i, (a, b) in enumerate(games):
+        ra, rb = recs[f"A{i}"][0], recs[f"B{i}"][0]
+        want = gtc_points(abs(a - b))
+        assert (ra.points, rb.points) == ((want, 20 - want) if a >= b else (20 - want, want))
+        assert ra.outcome == ("W" if ra.points > 10 else "L" if ra.points < 10 else "D")
+        assert rb.pairing_points == {"W": 2, "D": 1, "L": 0}[rb.outcome]  # pairing on 2/1/0 by class (1.5)
+
+
+def test_the_scores_decide_a_game_on_a_margin_scale(tmp_path: Path) -> None:
+    path = scored_workbook(tmp_path, 6, points="custom", scale_check="warn", margin_points=GTC)
+    code, _, err = run("pair", str(path))
+    assert code == 0 and "Warning: Settings!B" in err and ": rule 2: worst win − best loss = 2 < 4 x (20 − 11)" in err
+    # an empty Result reads as the scores' result; a forfeit keeps its own points (a win's best, 20-0)
+    ExcelBackend(path).fill_cells("Results", {"F2": 72, "G2": 40, "F3": 30, "G3": 33, "E4": "+/-"})
+    with pytest.warns(UserWarning):
+        event = parse_event(ExcelBackend(path).read())
+    assert [g.result.spelling() if g.result else None for g in event.games] == ["1-0", "1/2", "+/-"]
+    points = {x: r[0].points for x, r in history(event).items()}
+    t1, t2, t3 = event.games
+    assert (points[t1.a], points[t1.b], points[t2.a], points[t2.b], points[t3.a], points[t3.b]) == (
+        16, 4, 10, 10, 20, 0)
+    ExcelBackend(path).fill_cells("Results", {"E2": "0-1"})
+    assert one_line_error(path, "standings", str(path)) == (
+            "Results!E2: '0-1', but the scores 72-40 give 16-4 on margin_points (1-0); leave the Result empty (the "
+            "scores decide) or correct it")
+
+
+def test_the_readme_margin_scale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's 20-0 example: refused as seed 004's rules say (the lines shown), then played with warn."""
+    monkeypatch.chdir(tmp_path)
+    assert run("new", "gtc.xlsx", "--seed", "5")[0] == 0
+    path = Path("gtc.xlsx")
+    fill(path, "Players", {"A": diagonal(6)}, {"points": "custom", "rounds": 3})
+    rows = len(ExcelBackend(path).read().rows("Settings"))
+    ExcelBackend(path).fill_cells("Settings", {f"A{rows + 1}": "margin_points", f"B{rows + 1}": GTC})
+    before = path.read_bytes()
+    code, _, err = run("pair", str(path))
+    assert code == 2 and path.read_bytes() == before
+    assert f"```text\n{err}```\n" in README.read_text()
+    fill(path, "Players", {}, {"scale_check": "warn"})
+    assert run("pair", str(path))[0] == 0
+    ExcelBackend(path).fill_cells("Results", {"F1": "Score A", "G1": "Score B", "F2": 72, "G2": 40, "F3": 30,
+                                              "G3": 33, "F4": 50, "G4": 45})
+    check("sheetswiss standings gtc.xlsx")

@@ -18,8 +18,8 @@ from ..checkin import apply_check_in, is_present
 from ..errors import BadSetting, BadWorkbook, Problems, SheetswissError, excerpt
 from ..model import Event, Game, Player
 from ..names import Names, name_key
-from ..results import ACCEPTED, Result
-from ..scoring import ScaleWarning, scale_for, scale_problems
+from ..results import ACCEPTED, Outcome, Result, ResultKind
+from ..scoring import Scale, ScaleWarning, scale_for, scale_problems
 from ..settings import Settings, parse_number, read_settings
 from ..tiebreaks import chain
 from .contract import PLAYERS, RESULTS, SETTINGS
@@ -329,6 +329,8 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
                     f"{cols.ref('Result', r)}: {result.spelling()!r} is a score of several games; under "
                     "sides: double each row is one game: type 1-0, 0-1 or 1/2"))
         scores = problems.attempt(_scores, cols, row, r, b is None and b_read)
+        if scale.bands and scores is not None and b is not None:
+            result = problems.attempt(_margin_result, cols.ref("Result", r), result, scale, scores)
         if round_ is None or a is None or not b_read or a == b:  # who played when is unknown: no checks across rows
             continue
         game = Game(round=round_, table=table, a=a, b=b, result=result, row=r, cell=cols.ref("Result", r),
@@ -446,6 +448,31 @@ def _scores(cols: Columns, row: tuple[Value, ...], r: int, bye: bool) -> tuple[F
         raise BadWorkbook(f"{cols.ref(empty, r)}: {empty} is empty but {typed} ({cols.ref(typed, r)}) is typed; "
                           "type both sides' scores, or neither")
     return a, b
+
+
+_OUTCOMES = {"W": Outcome.A_WINS, "D": Outcome.DRAW, "L": Outcome.B_WINS}
+
+
+def _margin_result(ref: str, result: Result | None, scale: Scale, scores: tuple[Fraction, Fraction]) -> Result:
+    """On a margin scale (RULES.md 1.7) the scores decide the game: an empty Result reads as the result they
+    give; a typed one must agree with them (a forfeit stays a forfeit, scored by its result)."""
+    margin = scores[0] - scores[1]
+    cls = scale.margin_class(margin)
+    given = Result(ResultKind.GAME, _OUTCOMES[cls])
+    if result is None:
+        return given
+    if result.kind is not ResultKind.GAME:
+        return result
+    if result.games is not None or result.outcome is not given.outcome:
+        a, b = scale.margin_points(margin), scale.margin_points(-margin)
+        raise BadWorkbook(f"{ref}: {result.spelling()!r}, but the scores {_number(scores[0])}-{_number(scores[1])} "
+                          f"give {_number(a)}-{_number(b)} on margin_points ({given.spelling()}); leave the Result "
+                          "empty (the scores decide) or correct it")
+    return result
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(float(value))
 
 
 _DATE_TEXT = re.compile(r"\d{1,4}/\d{1,2}/\d{1,4}|\d{1,2}:\d{2}:\d{2}( [AP]M)?|\d{4}-\d{2}-\d{2}( .*)?")
