@@ -15,7 +15,7 @@ by rating (highest first, unrated last), then by name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import final
@@ -134,14 +134,16 @@ def _game_record(records: Sequence[RoundRecord], classes: Sequence[str], per: in
     return won, drawn, lost
 
 
-def compute_standings(event: Event, *, through: int | None = None) -> Standings:
-    """The standings after round ``through`` (default: the completed rounds).
+def compute_standings(event: Event, *, through: int | None = None,
+                      recorded: Mapping[PlayerId, tuple[RoundRecord, ...]] | None = None) -> Standings:
+    """The standings after round ``through`` (default: the completed rounds); ``recorded``: the history of
+    those rounds when the caller has read it already (:func:`~sheetswiss.history.history`).
 
     Cost: one pass over the history to build the :class:`~sheetswiss.tiebreaks.Context`, then each
     tiebreak once per player, and sorting within tied groups; direct encounter is computed on the
     tied groups only.
     """
-    ctx = Context.of(event, through=through)
+    ctx = Context.of(event, through=through, recorded=recorded)
     names = event_chain(event)
     ranking = _rank(ctx, names)
     per = event.settings.games_per_round

@@ -21,7 +21,7 @@ from typing import final
 import numpy as np
 
 from ..errors import SheetswissError
-from ..history import RoundRecord, history, sides_played
+from ..history import RoundKind, RoundRecord, history
 from ..model import AvoidPair, Event, Player, PlayerId
 from ..results import ResultKind
 from ..scoring import pairing_scale_for, per_round
@@ -96,40 +96,87 @@ def _accelerated(event: Event) -> frozenset[PlayerId]:
     return frozenset(p.name for p in first[: 2 * math.ceil(len(first) / 4)])
 
 
-def _running_scores(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], round_: int, top: frozenset[PlayerId],
-                    win: Fraction) -> tuple[list[PlayerId], np.ndarray, int]:
-    """Every player's pairing score before each round 1..``round_``, with the virtual win of rounds 1 and 2
-    (RULES.md 2.8): the players, a table ``before[p, k - 1]`` for round k, and the common denominator
-    its whole numbers count in (pairing points are exact fractions; one cumulative sum gives every round)."""
+@dataclass(frozen=True, slots=True)
+class _Rounds:
+    """The rounds played, read once into arrays, one row per player and one column per round."""
+
+    names: list[PlayerId]
+    index: dict[PlayerId, int]
+    points: np.ndarray
+    """Pairing points of each round, in whole numbers of ``1 / scale``."""
+    scale: int
+    opponent: np.ndarray
+    """Row of the opponent in a game or forfeit, else -1."""
+    side: np.ndarray
+    """1 or 2 where the player took side 1 or side 2 of a game or forfeit, else 0."""
+    over_the_board: np.ndarray
+    """Whether the round was a game over the board (RULES.md 2.10 and 3: colours count games only)."""
+    had_bye: np.ndarray
+    """Whether the player has had the pairing-allocated bye (PAB), or under chess points a forfeit win
+    (RULES.md 2.4)."""
+
+
+def _read_rounds(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], rounds: int, win: Fraction, chess: bool) -> _Rounds:
+    """One pass over every player's rounds 1..``rounds``."""
     names = list(recs)
-    rounds = round_ - 1
-    points = [r.pairing_points for rs in recs.values() for r in rs[:rounds]]
-    scale = math.lcm(win.denominator, *{v.denominator for v in points})
-    table = np.zeros((len(names), round_), dtype=np.int64)
-    for p, rs in enumerate(recs.values()):
-        table[p, 1:] = [int(r.pairing_points * scale) for r in rs[:rounds]]
-    before = np.cumsum(table, axis=1)
-    virtual = np.array([name in top for name in names], dtype=bool)
-    before[virtual, :2] += int(win * scale)
-    return names, before, scale
-
-
-def _float_balances(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], names: Sequence[PlayerId],
-                    before: np.ndarray, round_: int) -> dict[PlayerId, int]:
-    """Ups minus downs over the rounds before ``round_`` (RULES.md 2.5; byes are not floats): a player
-    floats up against an opponent whose pairing score before the round was higher, down against a lower."""
     index = {name: p for p, name in enumerate(names)}
-    balance = np.zeros(len(names), dtype=np.int64)
-    for k in range(1, round_):
-        mine, theirs = [], []
-        for p, rs in enumerate(recs.values()):
-            rec = rs[k - 1]
-            if rec.kind.has_opponent and rec.opponent is not None:
-                mine.append(p)
-                theirs.append(index[rec.opponent])
-        if mine:
-            np.add.at(balance, mine, np.sign(before[theirs, k - 1] - before[mine, k - 1]))
-    return {name: int(b) for name, b in zip(names, balance.tolist()) if b}
+    denominators = {win.denominator}
+    whole: dict[Fraction, int] = {}
+    n = len(names)
+    opponent = np.full((n, rounds), -1, dtype=np.int64)
+    side = np.zeros((n, rounds), dtype=np.int64)
+    over_the_board = np.zeros((n, rounds), dtype=bool)
+    had_bye = np.zeros(n, dtype=bool)
+    values: list[list[Fraction]] = []
+    game, pab, forfeit_win = RoundKind.GAME, RoundKind.PAB, RoundKind.FORFEIT_WIN
+    for p, rs in enumerate(recs.values()):
+        row = []
+        for k, r in enumerate(rs[:rounds]):
+            row.append(r.pairing_points)
+            kind = r.kind
+            if r.opponent is not None and kind.has_opponent:
+                opponent[p, k] = index[r.opponent]
+                side[p, k] = r.side or 0
+                over_the_board[p, k] = kind is game
+            elif kind is pab:
+                had_bye[p] = True
+            if chess and kind is forfeit_win:
+                had_bye[p] = True
+        for r in rs[rounds:]:
+            if r.kind is pab or (chess and r.kind is forfeit_win):
+                had_bye[p] = True
+        values.append(row)
+    for v in {v for row in values for v in row}:
+        denominators.add(v.denominator)
+    scale = math.lcm(*denominators)
+    for v in {v for row in values for v in row}:
+        whole[v] = v.numerator * (scale // v.denominator)
+    points = np.array([[whole[v] for v in row] for row in values], dtype=np.int64).reshape(n, rounds)
+    return _Rounds(names, index, points, scale, opponent, side, over_the_board, had_bye)
+
+
+def _running_scores(rounds: _Rounds, top: frozenset[PlayerId], win: Fraction) -> np.ndarray:
+    """Every player's pairing score before each round 1..R + 1 (R the rounds read), with the virtual win of
+    rounds 1 and 2 (RULES.md 2.8): ``before[p, k - 1]`` for round k, in whole numbers of ``rounds.scale``
+    (pairing points are exact fractions; one cumulative sum gives every round)."""
+    n, played = rounds.points.shape
+    table = np.zeros((n, played + 1), dtype=np.int64)
+    table[:, 1:] = rounds.points
+    before = np.cumsum(table, axis=1)
+    virtual = np.array([name in top for name in rounds.names], dtype=bool)
+    before[virtual, :2] += int(win * rounds.scale)
+    return before
+
+
+def _float_balances(rounds: _Rounds, before: np.ndarray) -> dict[PlayerId, int]:
+    """Ups minus downs over the rounds read (RULES.md 2.5; byes are not floats): a player floats up against
+    an opponent whose pairing score before the round was higher, down against a lower."""
+    paired = rounds.opponent >= 0
+    player, k = np.nonzero(paired)
+    theirs = rounds.opponent[player, k]
+    balance = np.zeros(len(rounds.names), dtype=np.int64)
+    np.add.at(balance, player, np.sign(before[theirs, k] - before[player, k]))
+    return {name: int(b) for name, b in zip(rounds.names, balance.tolist()) if b}
 
 
 def first_round_order(event: Event) -> str:
@@ -139,8 +186,8 @@ def first_round_order(event: Event) -> str:
         "rating" if all(p.rating is not None for p in event.players) else "random")
 
 
-def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores: Mapping[PlayerId, Fraction]
-                   ) -> tuple[PlayerId, ...]:
+def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores: Mapping[PlayerId, Fraction],
+                   recs: Mapping[PlayerId, tuple[RoundRecord, ...]]) -> tuple[PlayerId, ...]:
     """Pairing score, then the standings tiebreak chain, then rating, then name (RULES.md 2.1, 2.6).
 
     The chain's ``random`` is left out here (*decision*): a drawn lot is the standings' last resort,
@@ -154,7 +201,7 @@ def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores:
         return tuple(sorted(names, key=lambda n: (-scores[n], position[n])))
     without_lot = tuple(name for name in event_chain(event) if name != "random")
     ranked = replace(event, settings=replace(event.settings, tiebreaks=without_lot))
-    standing = {row.player: row.rank for row in compute_standings(ranked, through=round_ - 1).rows}
+    standing = {row.player: row.rank for row in compute_standings(ranked, through=round_ - 1, recorded=recs).rows}
     return tuple(p.name for p in sorted(
         players, key=lambda p: (-scores[p.name], standing.get(p.name, 0), -(p.rating or 0), p.name)))
 
@@ -176,19 +223,24 @@ def round_state(event: Event, round_: int) -> RoundState:
             not_paired.append((p.name, requested[p.name]))
         else:
             players.append(p)
-    names, before, scale = _running_scores(recs, round_, top, win)
-    row = {name: p for p, name in enumerate(names)}
-    scores = {p.name: Fraction(int(before[row[p.name], round_ - 1]), scale) for p in players}
-    order = _ranking_order(event, round_, players, scores)
+    chess = event.settings.points == "chess"
+    rounds = _read_rounds(recs, round_ - 1, win, chess)
+    before = _running_scores(rounds, top, win)
+    row = rounds.index
+    scores = {p.name: Fraction(int(before[row[p.name], round_ - 1]), rounds.scale) for p in players}
+    order = _ranking_order(event, round_, players, scores, recs)
     distinct = sorted(set(scores.values()), reverse=True)
-    group = {name: distinct.index(scores[name]) for name in order}
+    place = {score: g for g, score in enumerate(distinct)}
+    group = {name: place[scores[name]] for name in order}
     members: dict[int, list[PlayerId]] = defaultdict(list)
     for name in order:
         members[group[name]].append(name)
-    met = frozenset(frozenset((name, r.opponent)) for name, rs in recs.items() for r in rs
-                    if r.kind.has_opponent and r.opponent is not None)
-    played = frozenset((name, r.opponent) for name, rs in recs.items() for r in rs
-                       if r.kind.has_opponent and r.opponent is not None and r.side == 1)
+    names = rounds.names
+    player, k = np.nonzero(rounds.opponent >= 0)
+    theirs = rounds.opponent[player, k]
+    first = rounds.side[player, k] == 1
+    played = frozenset((names[a], names[b]) for a, b in zip(player[first].tolist(), theirs[first].tolist()))
+    met = frozenset(frozenset((names[a], names[b])) for a, b in zip(player.tolist(), theirs.tolist()))
     if event.settings.sides == "single":  # a pair is spent once it has met both ways (RULES.md 3)
         met = frozenset(pair for pair in met if len(pair) == 2 and tuple(pair) in played
                         and tuple(pair)[::-1] in played)
@@ -196,13 +248,12 @@ def round_state(event: Event, round_: int) -> RoundState:
     forbidden = (frozenset(avoided) if event.settings.avoid_fallback == "error" else frozenset()) | (
         met if event.settings.rematch_fallback == "error" else frozenset())
     met |= frozenset(avoided)  # kept apart as firmly as a rematch (RULES.md 2.12)
-    chess = event.settings.points == "chess"
-    eligible = frozenset(
-        name for name in order
-        if not any(r.kind.name == "PAB" or (chess and r.kind.name == "FORFEIT_WIN") for r in recs[name]))
+    eligible = frozenset(name for name in order if not rounds.had_bye[row[name]])
+    games = rounds.over_the_board & (rounds.side > 0)
+    sides = {name: tuple(rounds.side[row[name]][games[row[name]]].tolist()) for name in order}
     return RoundState(round=round_, order=order, scores=scores, group=group,
                       group_members={g: tuple(m) for g, m in members.items()},
-                      balance=_float_balances(recs, names, before, round_), met=met, bye_eligible=eligible,
+                      balance=_float_balances(rounds, before), met=met, bye_eligible=eligible,
                       clubs={p.name: p.club.strip().lower() for p in players}, not_paired=tuple(not_paired),
-                      sides={name: sides_played(recs[name]) for name in order}, played=played, avoided=avoided,
+                      sides=sides, played=played, avoided=avoided,
                       forbidden=forbidden)

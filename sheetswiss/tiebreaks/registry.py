@@ -265,10 +265,12 @@ class Context:
     _met_memo: dict[PlayerId, dict[PlayerId, list[int]]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def of(cls, event: Event, *, through: int | None = None) -> Context:
-        """The context of ``event`` through round ``through`` (default: the completed rounds)."""
+    def of(cls, event: Event, *, through: int | None = None,
+           recorded: Mapping[PlayerId, tuple[RoundRecord, ...]] | None = None) -> Context:
+        """The context of ``event`` through round ``through`` (default: the completed rounds); ``recorded``:
+        :func:`~sheetswiss.history.history` of the same rounds when the caller has read it already."""
         n = event.completed_rounds if through is None else through
-        records = history(event, through=n)
+        records = history(event, through=n) if recorded is None else recorded
         scale = per_round(scale_for(event.settings), event.settings.games_per_round)
         fixed = (scale.win, scale.draw, scale.loss, scale.bye)
         dens = {p.denominator for p in fixed} | {r.points.denominator for rs in records.values() for r in rs}
