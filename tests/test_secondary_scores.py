@@ -387,9 +387,7 @@ def test_the_scores_decide_a_game_on_a_margin_scale(tmp_path: Path) -> None:
         event = parse_event(ExcelBackend(path).read())
     assert [g.result.spelling() if g.result else None for g in event.games] == ["1-0", "1/2", "+/-"]
     points = {x: r[0].points for x, r in history(event).items()}
-    t1, t2, t3 = event.games
-    assert (points[t1.a], points[t1.b], points[t2.a], points[t2.b], points[t3.a], points[t3.b]) == (
-        16, 4, 10, 10, 20, 0)
+    assert [(points[g.a], points[g.b or ""]) for g in event.games] == [(16, 4), (10, 10), (20, 0)]
     ExcelBackend(path).fill_cells("Results", {"E2": "0-1"})
     assert one_line_error(path, "standings", str(path)) == (
             "Results!E2: '0-1', but the scores 72-40 give 16-4 on margin_points (1-0); leave the Result empty (the "
@@ -413,3 +411,27 @@ def test_the_readme_margin_scale(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ExcelBackend(path).fill_cells("Results", {"F1": "Score A", "G1": "Score B", "F2": 72, "G2": 40, "F3": 30,
                                               "G3": 33, "F4": 50, "G4": 45})
     check("sheetswiss standings gtc.xlsx")
+
+
+def test_a_double_sided_event_sums_both_games_scores_from_the_workbook(tmp_path: Path) -> None:
+    """Under sides: double each row is one game with its own scores; the round's match adds both games up,
+    and on a margin scale each game scores by its own margin before the two are added (RULES.md 1.7, 4.13)."""
+    path = scored_workbook(tmp_path, 4, sides="double", points="custom", scale_check="off", margin_points=GTC,
+                           tiebreaks="total_score, margin")
+    assert run("pair", str(path))[0] == 0
+    sheet = openpyxl.load_workbook(path)["Results"]
+    rows = [(r, sheet[f"C{r}"].value, sheet[f"D{r}"].value) for r in range(2, 6)]
+    first = rows[0][1]
+    scores = {2: (60, 0), 3: (10, 12), 4: (20, 20), 5: (31, 0)}  # rows 2-3 one match, rows 4-5 the other
+    ExcelBackend(path).fill_cells("Results", {f"{c}{r}": v for r, (a, b) in scores.items()
+                                              for c, v in (("F", a), ("G", b))})
+    event = parse_event(ExcelBackend(path).read())
+    recs = history(event)
+    match = recs[first][0]
+    # game 1: first scored 60-0, 20-0; game 2 (sides swapped): the other side scored 10, first 12, a 10-10 draw
+    assert (match.scored, match.conceded, match.points) == (72, 10, 30)
+    assert values(event, "margin")[first] == 62
+    # the other match: a 20-20 draw (10-10), then row 5's Player A wins by 31 (16-4)
+    table = compute_standings(event)
+    assert [(r.player, r.points) for r in table.rows] == [(first, 30), (rows[2][2], 26), (rows[2][1], 14),
+                                                          (rows[0][2], 10)]
