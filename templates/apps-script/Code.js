@@ -307,17 +307,25 @@ function ask_(name, request) {
     var dryRun = takes('dryRun') && request.dryRun === true;
     var tz = control.spreadsheet.getSpreadsheetTimeZone();
     var at = Utilities.formatDate(new Date(), tz, 'yyyy-MM-dd HH:mm:ss');
-    control.write('command', name);
-    control.write('heat', heat);
-    control.write('round', round);
-    control.write('player', player);
-    control.write('redo', redo);
-    control.write('dryRun', dryRun);
-    control.write('requestedBy', request.by || '');
-    control.write('requestedAt', at);
-    SpreadsheetApp.flush();
-    control.write('run', true);
-    SpreadsheetApp.flush();
+    try {
+      control.write('command', name);
+      control.write('heat', heat);
+      control.write('round', round);
+      control.write('player', player);
+      control.write('redo', redo);
+      control.write('dryRun', dryRun);
+      control.write('requestedBy', request.by || '');
+      control.write('requestedAt', at);
+      SpreadsheetApp.flush();
+      control.write('run', true);
+      SpreadsheetApp.flush();
+    } catch (e) {
+      if (/protected/i.test(String(e && e.message))) {
+        throw new ControlProblem('The Control tab is protected and you are not among its editors, so you cannot ' +
+          'ask for a command; ask the GM (Data > Protect sheets and ranges lists who may).');
+      }
+      throw e;
+    }
     return 'Asked sheetswiss for ' + words_(name, heat, round, player, redo, dryRun) + ' (' +
       control.cell('run') + ' ticked). The answer shows in the sidebar when sheetswiss watch takes it.';
   } finally {

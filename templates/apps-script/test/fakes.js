@@ -62,7 +62,8 @@
   /**
    * A world of stand-ins. options: tabs ({name: {rows, rules}}), timeZone, email (what Session tells; null:
    * the call throws as it does without the userinfo scope), answers (prompt answers, in order: {button,
-   * text}), properties (the user's stored properties), lockBusy, htmlFiles (names HtmlService may serve).
+   * text}), properties (the user's stored properties), lockBusy, htmlFiles (names HtmlService may serve),
+   * protectedTabs (tabs this user may not edit).
    */
   function makeWorld(options) {
     options = options || {};
@@ -100,6 +101,10 @@
               return r[column - 1] === undefined ? '' : r[column - 1];
             },
             setValue: function (value) {
+              if ((options.protectedTabs || []).indexOf(name) >= 0) {
+                throw new Error('You are trying to edit a protected cell or object. Please contact the ' +
+                  'spreadsheet owner to remove protection if you need to edit.');
+              }
               if (value === undefined || value === null || (typeof value === 'object' && !isDate(value))) {
                 throw new Error('setValue of ' + String(value));
               }

@@ -249,6 +249,14 @@ test('while someone else writes a request (the document lock is held), nothing i
   assert.match(w.log.alerts[0].text, /^Someone else is writing a request/);
 });
 
+test('a player who may not edit the protected Control tab is told so, and nothing is written', () => {
+  const w = world({}, 'swiss', {protectedTabs: ['Control']});
+  load(w).sheetswissPair();
+  assertNothingWritten(w);
+  assert.equal(w.log.alerts[0].text, 'The Control tab is protected and you are not among its editors, so you ' +
+    'cannot ask for a command; ask the GM (Data > Protect sheets and ranges lists who may).');
+});
+
 test('a renamed Control tab is named in the message', () => {
   const w = makeWorld({tabs: {'control ': controlTab()}});
   load(w).sheetswissPair();
