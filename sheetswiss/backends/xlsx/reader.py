@@ -1,0 +1,147 @@
+"""Reading a worksheet's values from its XML, as openpyxl gives them with ``data_only``.
+
+A regular expression takes the cells apart instead of openpyxl's element-by-element parse (three to four
+times faster): formulas read as their last computed value, numbers in a date format as datetimes, shared
+strings (``sharedStrings.xml``, the text Excel stores once for the whole workbook) looked up. The tests
+compare the two readers on every shape of cell.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from collections.abc import Callable, Mapping
+
+from openpyxl.utils.datetime import from_excel, from_ISO8601
+
+from ..base import Uncalculated, Value, column_index
+from .cells import row_cells
+from .styles import Styles
+from .xmltext import CELL_REF, MAIN, parse_xml, prefix_of, raw_text, tag_attributes, unescape
+
+__all__ = ["Decoder", "read_shared_strings", "sheet_data", "sheet_rows"]
+
+
+class Decoder:
+    """Cell values from a sheet's XML, as openpyxl reads them with ``data_only``: formulas as their last
+    computed value, numbers in a date format as datetimes, shared strings looked up."""
+
+    def __init__(self, styles: Styles, epoch: dt.datetime, shared_strings: Callable[[], list[str]]) -> None:
+        self.styles = styles
+        self.epoch = epoch
+        self.shared_strings = shared_strings
+
+    def typed(self, kind: str, style: int, text: str) -> Value:
+        """The value of a cell of type ``kind`` (``t``) and format ``style`` whose ``<v>`` holds ``text``."""
+        if not text:
+            return None
+        if kind == "n":
+            number = float(text) if "." in text or "e" in text or "E" in text else int(text)
+            date = self.styles.date_kind(style)
+            if not date:
+                return number
+            try:
+                return from_excel(number, self.epoch, timedelta=date == 2)  # type: ignore[no-any-return]
+            except (OverflowError, ValueError):
+                return "#VALUE!"
+        if kind == "s":
+            return self.shared_strings()[int(text)] or None
+        if kind == "b":
+            return bool(int(text))
+        if kind == "d":
+            return from_ISO8601(text)  # type: ignore[no-untyped-call, no-any-return]
+        return text
+
+    def cell(self, p: str, attrs: Mapping[str, str], inner: str) -> Value:
+        """The value of a cell given its attributes and raw content (any shape the schema allows)."""
+        kind = attrs.get("t", "n")
+        if kind == "inlineStr":
+            body = re.search(rf"<{p}is(?:\s[^>]*?)?(?<!/)>(.*?)</{p}is>", inner, re.S)
+            if body is None:
+                return None
+            runs = re.sub(rf"<{p}rPh\b.*?</{p}rPh>", "", body[1], flags=re.S)
+            return raw_text("".join(re.findall(rf"<{p}t(?:\s[^>]*?)?(?<!/)>(.*?)</{p}t>", runs, re.S))) or None
+        v = re.search(rf"<{p}v(?:\s[^>]*?)?(?<!/)>(.*?)</{p}v>", inner, re.S)
+        if not (v and v[1]) and kind != "str":
+            formula = re.search(rf"<{p}f\b[^>]*?(?:/>|>(.*?)</{p}f>)", inner, re.S)
+            if formula:  # never calculated (a string result may be empty; a number never is)
+                return Uncalculated("=" + raw_text(formula[1] or ""))
+        return self.typed(kind, int(attrs.get("s") or 0), raw_text(v[1]) if v else "")
+
+
+@functools.lru_cache(maxsize=8)
+def _cell_pattern(p: str) -> re.Pattern[str]:
+    """A sheet's cells: the shapes Excel, LibreOffice, openpyxl and this module write, taken apart by the
+    pattern (column, row, style, type, value, inline text); any other cell whole (attributes, content)."""
+    return re.compile(
+        rf'<{p}c r="([A-Z]{{1,3}})(\d+)"(?: s="(\d+)")?(?: t="(\w+)")?\s*(?:/>|>(?:<{p}v>([^<]*)</{p}v>'
+        rf'|<{p}is><{p}t(?: xml:space="preserve")?>([^<]*)</{p}t></{p}is>)</{p}c>)'
+        rf"|<{p}c\b([^>]*?)(?:/>|>(.*?)</{p}c>)", re.S)
+
+
+def sheet_data(text: str, p: str) -> str:
+    """The content of a sheet's ``<sheetData>``."""
+    start = re.search(rf"<{p}sheetData\b[^>]*?(/?)>", text)
+    if start is None or start[1]:
+        return ""
+    return text[start.end():text.index(f"</{p}sheetData>", start.end())]
+
+
+def sheet_rows(text: str, decoder: Decoder) -> tuple[tuple[Value, ...], ...]:
+    """A worksheet's values, row 1 first: empty cells ``None``, trailing empty cells and rows dropped."""
+    p = prefix_of(text, "worksheet")
+    data = sheet_data(text, p)
+    grid: dict[int, dict[int, Value]] = {}
+    columns: dict[str, int] = {}
+    value: Value
+    for col, row, s, t, v, inline, attrs, inner in _cell_pattern(p).findall(data):
+        if col:
+            if col not in columns:
+                columns[col] = column_index(col)
+            r, c = int(row), columns[col]
+            if t == "inlineStr":
+                value = unescape(inline) or None
+            else:
+                value = decoder.typed(t or "n", int(s) if s else 0, unescape(v))
+        else:
+            given = tag_attributes(attrs)
+            ref = CELL_REF.fullmatch(given.get("r", ""))
+            if ref is None:  # cells placed by order, not by reference: read row by row
+                return _rows_in_order(data, p, decoder)
+            r, c = int(ref[2]), column_index(ref[1])
+            value = decoder.cell(p, given, inner)
+        if value is not None:
+            grid.setdefault(r, {})[c] = value
+    return _table(grid)
+
+
+def _rows_in_order(data: str, p: str, decoder: Decoder) -> tuple[tuple[Value, ...], ...]:
+    """:func:`sheet_rows` for sheets whose rows or cells may lack references (each follows the one before)."""
+    grid: dict[int, dict[int, Value]] = {}
+    r = 0
+    for m in re.finditer(rf"<{p}row\b([^>]*?)(?:/>|>(.*?)</{p}row>)", data, re.S):
+        given = tag_attributes(m[1]).get("r", "")
+        r = int(given) if given.isdigit() else r + 1
+        for cell in row_cells(p, m[2] or "")[0]:
+            value = decoder.cell(p, cell.attrs, cell.inner)
+            if value is not None:
+                grid.setdefault(r, {})[cell.column] = value
+    return _table(grid)
+
+
+def _table(grid: Mapping[int, Mapping[int, Value]]) -> tuple[tuple[Value, ...], ...]:
+    return tuple(tuple(grid[r].get(c) for c in range(1, max(grid[r]) + 1)) if r in grid else ()
+                 for r in range(1, max(grid, default=0) + 1))
+
+
+
+def read_shared_strings(data: bytes, name: str) -> list[str]:
+    """The shared strings' texts (rich text runs joined, phonetic guides left out)."""
+    root = parse_xml(data, name)
+    out = []
+    for item in root.findall(f"{{{MAIN}}}si"):
+        texts = [*item.findall(f"{{{MAIN}}}t"), *item.findall(f"{{{MAIN}}}r/{{{MAIN}}}t")]
+        out.append("".join(t.text or "" for t in texts))
+    return out
+
