@@ -27,7 +27,7 @@ from .names import Names
 from .settings import SPECS
 from .standings import compute_standings
 from .tiebreaks import number_text
-from .workbook.contract import HEADERS, LOG, PLAYERS, RESULTS, SETTINGS
+from .workbook.contract import HEADERS, LOG, PLAYERS, RESULT_SCORES, RESULTS, SETTINGS
 from .workbook.parse import Columns, cell_text, parse_event
 from .workbook.render import append_rows, log_tab, template_tabs
 
@@ -292,6 +292,7 @@ def _import_csv(path: Path, backend: Backend, *, dry_run: bool, when: dt.datetim
     if "player a" in header:
         records = [r for r in csv.results_in(rows, path.name, event.players)
                    if isinstance(r["Round"], int) and r["Round"] > event.paired_rounds]
+        _check_score_columns(book, records, path.name)
         appends = [append_rows(book, RESULTS, records, text=("Result",))] if records else []
         lines.append(f"{'Would add' if dry_run else 'Added'} {len(records)} Results rows from {path.name}")
         skipped = len(rows) - 1 - len(records)
@@ -308,6 +309,17 @@ def _import_csv(path: Path, backend: Backend, *, dry_run: bool, when: dt.datetim
     if not dry_run:
         backend.write(Changes(appends=tuple(appends), tool_tabs=(log,)))
     return Report(tuple(lines), None)
+
+
+def _check_score_columns(book: Book, records: Sequence[Mapping[str, Value]], source: str) -> None:
+    """Scores in a results CSV need Results columns to go to (RULES.md 4.13): refuse rather than drop them."""
+    header = {cell_text(v).lower() for v in (book.rows(RESULTS) or [()])[0]}
+    missing = [name for name in RESULT_SCORES
+               if name.lower() not in header and any(r.get(name) is not None for r in records)]
+    if missing:
+        raise SheetswissError(f"{source}: the file has game scores ({', '.join(missing)}) but Results has no column "
+                              f"headed {' or '.join(repr(m) for m in missing)}; add them to Results' row 1 and "
+                              "import again")
 
 
 def _compare(book: Book, published: Mapping[str, nrtm.Published]) -> list[str]:

@@ -435,3 +435,29 @@ def test_a_double_sided_event_sums_both_games_scores_from_the_workbook(tmp_path:
     table = compute_standings(event)
     assert [(r.player, r.points) for r in table.rows] == [(first, 30), (rows[2][2], 26), (rows[2][1], 14),
                                                           (rows[0][2], 10)]
+
+
+def test_scores_go_out_and_back_in_through_a_results_csv(tmp_path: Path) -> None:
+    path = scored_workbook(tmp_path, 4, tiebreaks=CHAIN)
+    assert run("pair", str(path))[0] == 0
+    ExcelBackend(path).fill_cells("Results", {"E2": "1-0", "F2": 12.5, "G2": 3, "E3": "1/2"})
+    out = tmp_path / "r.csv"
+    assert run("export", str(path), str(out), "--tab", "results")[0] == 0
+    rows = [line.split(",") for line in out.read_text(encoding="utf-8-sig").splitlines()]
+    assert rows[0] == ["Round", "Table", "Player A", "Player B", "Result", "Score A", "Score B"]
+    assert [r[5:] for r in rows[1:]] == [["12.5", "3"], ["", ""]]
+
+    back = new_workbook(tmp_path, [(f"General {i:02d}", 1500 + 10 * i) for i in range(1, 5)], name="back.xlsx",
+                        settings={"rounds": 5, "tiebreaks": CHAIN})
+    assert one_line_error(back, "import", str(out), str(back)) == (
+        "r.csv: the file has game scores (Score A, Score B) but Results has no column headed 'Score A' or "
+        "'Score B'; add them to Results' row 1 and import again")
+    ExcelBackend(back).fill_cells("Results", {"F1": "Score A", "G1": "Score B"})
+    assert run("import", str(out), str(back))[0] == 0
+    mine, theirs = (compute_standings(parse_event(ExcelBackend(p).read())) for p in (path, back))
+    assert mine == theirs and mine.rows[0].values[1] == Fraction(25, 2)
+
+    out.write_text(out.read_text(encoding="utf-8-sig").replace("12.5", "lots"), encoding="utf-8")
+    other = new_workbook(tmp_path, [(f"General {i:02d}",) for i in range(1, 5)], name="other.xlsx")
+    assert one_line_error(other, "import", str(out), str(other)) == (
+        "r.csv:2:6: cannot read 'lots' as a score; a score is a number from 0")

@@ -18,7 +18,9 @@ from ..backends.base import Value
 from ..errors import SheetswissError
 from ..model import Event, Player
 from ..names import Names
+from ..settings import parse_number
 from ..standings import Standings
+from ..workbook.contract import RESULT_SCORES
 
 __all__ = ["results_in", "rows_of", "safe", "tab_csv", "unsafe"]
 
@@ -60,9 +62,12 @@ def tab_csv(tab: str, event: Event, table: Standings) -> str:
              str(p.dropped_after) if p.dropped_after is not None else "dropped" if p.dropped else "",
              p.joined if p.joined > 1 else None) for p in event.players])
     if tab == "results":
-        return _write(("Round", "Table", "Player A", "Player B", "Result"), [
+        scored = any(g.scores is not None for g in event.games)  # Score A and B only when typed (RULES.md 4.13)
+        return _write(("Round", "Table", "Player A", "Player B", "Result", *(RESULT_SCORES if scored else ())), [
             (g.round, g.table, g.a, g.b if g.b is not None else "BYE",
-             g.result.spelling() if g.result is not None else "") for g in event.games])
+             g.result.spelling() if g.result is not None else "",
+             *(() if not scored else ("", "") if g.scores is None else (_number(g.scores[0]), _number(g.scores[1]))))
+            for g in event.games])
     if tab == "standings":
         titles = [t.title for t in table.tiebreaks]
         return _write(("Rank", "Player", "Points", "Wins", "Draws", "Losses", *titles), [
@@ -99,15 +104,16 @@ def rows_of(text: str, source: str) -> list[list[str]]:
 
 
 def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Player]) -> list[dict[str, Value]]:
-    """Results rows from a results CSV (Round, Table, Player A, Player B, Result), names as in Players.
+    """Results rows from a results CSV (Round, Table, Player A, Player B, Result, and Score A and Score B when
+    there), names as in Players.
 
     A name matches a player as ``register`` matches them (case, accents, apostrophes and spaces aside); a
     name that matches nobody, or a round or table
     that is not a whole number, is an error naming the line and column.
     """
     header = [h.strip().lower() for h in rows[0]]
-    col = {name: header.index(name.lower()) for name in ("Round", "Table", "Player A", "Player B", "Result")
-           if name.lower() in header}
+    col = {name: header.index(name.lower())
+           for name in ("Round", "Table", "Player A", "Player B", "Result", *RESULT_SCORES) if name.lower() in header}
     if "Round" not in col or "Player A" not in col:
         raise SheetswissError(f"{source}:1: a results file's first line names Round, Table, Player A, Player B and "
                               "Result")
@@ -117,6 +123,15 @@ def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Pla
         if not any(c.strip() for c in row):
             continue
         record: dict[str, Value] = {"Result": _cell(row, col, "Result") or None}
+        for name in RESULT_SCORES:  # the parser checks them once they are in Results (RULES.md 4.13)
+            text = _cell(row, col, name)
+            try:
+                number = parse_number(text) if text else None
+            except ValueError:
+                raise SheetswissError(f"{source}:{n}:{col[name] + 1}: cannot read {text!r} as a score; a score is a "
+                                      "number from 0") from None
+            if number is not None:
+                record[name] = int(number) if number.denominator == 1 else float(number)
         for name in ("Round", "Table"):
             text = _cell(row, col, name)
             if text and not text.isdigit():

@@ -21,6 +21,7 @@ __all__ = [
     "QUALIFIERS",
     "REPORTS",
     "RESULTS",
+    "RESULT_SCORES",
     "SEATING",
     "SETTINGS",
     "SLIPS",
@@ -63,6 +64,11 @@ HEADERS: dict[str, tuple[str, ...]] = {
 }
 """Header row (row 1) of each GM tab as ``new`` writes it. Players and Results columns are found by
 header, so a GM may reorder them or add columns of their own."""
+
+RESULT_SCORES = ("Score A", "Score B")
+"""Optional Results columns a GM adds: each side's game score, victory or control points (RULES.md 4.13). Found
+by header like the others; ``new`` does not write them, and rows the tool appends fill them only when they are
+there (``import`` of a results CSV with scores)."""
 
 TOOL_NOTE = "written by sheetswiss; edits on this tab are overwritten on the next run"
 

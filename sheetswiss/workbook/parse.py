@@ -22,7 +22,7 @@ from ..results import ACCEPTED, Outcome, Result, ResultKind
 from ..scoring import Scale, ScaleWarning, scale_for, scale_problems
 from ..settings import Settings, parse_number, read_settings
 from ..tiebreaks import chain
-from .contract import PLAYERS, RESULTS, SETTINGS
+from .contract import PLAYERS, RESULT_SCORES, RESULTS, SETTINGS
 
 __all__ = [
     "Columns",
@@ -406,7 +406,7 @@ def _check_second_game(cols: Columns, game: Game, match: list[Game]) -> None:
                           "a match share a table")
 
 
-SCORE_COLUMNS = ("Score A", "Score B")
+SCORE_COLUMNS = RESULT_SCORES
 """Optional Results columns: each side's game score, victory points or control points (RULES.md 4.13)."""
 
 

@@ -35,6 +35,7 @@ from .contract import (
     PLAYERS,
     PLAYOFFS,
     QUALIFIERS,
+    RESULT_SCORES,
     RESULTS,
     SEATING,
     SETTINGS,
@@ -299,7 +300,8 @@ def append_rows(book: Book, tab: str, records: Sequence[dict[str, Value]], *, fi
     """Rows for a GM tab, each value placed under its header in that tab (so a GM's own column order
     is kept), from ``first_row`` (default: after the last row) on; ``text`` names Text columns."""
     header = [cell_text(v).lower() for v in book.rows(tab)[0]]
-    columns = {name: header.index(name.lower()) for name in HEADERS[tab] if name.lower() in header}
+    optional = RESULT_SCORES if tab == RESULTS else ()  # filled only where the GM has added them
+    columns = {name: header.index(name.lower()) for name in (*HEADERS[tab], *optional) if name.lower() in header}
     width = max(columns.values()) + 1
     rows: list[tuple[Value, ...]] = []
     for record in records:
