@@ -176,9 +176,10 @@ class Requests:
             return lines + self._say_once(f"{when:%H:%M:%S} No Control tab, so no requests from the sheet; "
                                           "add one with: sheetswiss control EVENT")
         lines += self._say_once(None)
-        first, self.first = self.first, False
-        if first and cells.status == "running" and self._lock() is None:
-            lines += self._stale(cells, when)
+        if self.first and self._lock() is None:  # (an open workbook: looked at once it is closed)
+            self.first = False
+            if cells.status == "running":
+                lines += self._stale(cells, when)
         if not cells.ticked:
             self.waiting = False
             return lines

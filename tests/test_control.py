@@ -4,6 +4,8 @@ writes the status and the output beside it; on real .xlsx files and on the Sheet
 from __future__ import annotations
 
 import datetime as dt
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -426,3 +428,31 @@ def test_copy_to_a_sheet_keeps_the_control_tab_drop_down_and_checkboxes(fake: Fa
     tab = fake.sheet(KEY, CONTROL)
     assert tab.cells[1, 1]["dataValidation"]["condition"]["type"] == "ONE_OF_LIST"
     assert tab.cells[7, 1]["dataValidation"]["condition"] == {"type": "BOOLEAN"}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed here")
+def test_a_request_saved_by_libreoffice_is_run(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="pair", run=True)
+    soffice = shutil.which("soffice")
+    assert soffice is not None
+    subprocess.run([soffice, "--headless", f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
+                    "--convert-to", "xlsx", "--outdir", str(tmp_path / "saved"), str(path)],
+                   check=True, capture_output=True, timeout=180)
+    shutil.copy(tmp_path / "saved" / path.name, path)  # the workbook as LibreOffice saves it
+    ws = openpyxl.load_workbook(path)[CONTROL]
+    assert {str(v.sqref) for v in ws.data_validations.dataValidation} >= {"B2", "B8"}
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    book = ExcelBackend(path).read()
+    assert control(book)["Status"] == "done" and parse_event(book).paired_rounds == 1
+
+
+def test_a_missing_label_or_a_label_twice_is_refused() -> None:
+    rows = [("Control", "Value", "Help"), *((label, None) for label in CONTROL_LABELS if label != "Output")]
+    with pytest.raises(SheetswissError, match=r"^Control!A:A: no row labelled 'Output'; the Control tab needs a row "
+                                              r"for each of: Command, .*rename this tab, then run sheetswiss control"):
+        find_control(Book({CONTROL: tuple(rows)}))
+    rows += [("Output", None), ("run", True)]
+    with pytest.raises(SheetswissError, match=r"^Control!A15: a second row labelled 'Run' \(the first is row 8\)"):
+        find_control(Book({CONTROL: tuple(rows)}))
