@@ -472,7 +472,7 @@ def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = No
         present = tuple(by_key[name_key(name)] for name in players)
     else:
         present = parse_signups(book, heat, everyone) or tuple(p for p in everyone if p.plays_in(heat))
-    seating = seat_heat(present, games, settings, heat=heat)
+    seating = seat_heat(present, games, settings, heat=heat, everyone=everyone)
     when = _now(now)
     append = heats_append(book, seating)
     written = f"Heats rows {append.first_row}-{append.first_row + len(append.rows) - 1} (heat {heat}), Seating"
@@ -486,6 +486,7 @@ def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = No
     lines = [f"Heat {heat}: {len(present)} players at {len(seating.tables)} tables ({sizes})"
              + ("; no repeat meetings" if not seating.repeats else f"; {seating.repeats} repeat meeting(s) "
                 "could not be avoided")]
+    lines.extend(seating.remarks)
     for t in seating.tables:  # what could not be avoided, named where the GM is looking
         lines.extend(f"  table {t.number}: {a} and {b} met in an earlier heat (could not be avoided)"
                      for a, b in t.repeats)

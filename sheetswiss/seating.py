@@ -18,6 +18,7 @@ from functools import cache
 from typing import final
 
 from .errors import BadSetting
+from .fixed_tables import number_tables
 from .heats import HeatGame
 from .model import Player, PlayerId
 from .names import sort_key
@@ -92,6 +93,8 @@ class Seating:
 
     heat: int
     tables: tuple[SeatedTable, ...]
+    remarks: tuple[str, ...] = ()
+    """A fixed table left empty, two fixed players at one table (RULES.md 2.13)."""
 
     @property
     def repeats(self) -> int:
@@ -163,13 +166,19 @@ class _Search:
                         break
 
 
-def seat_heat(players: Sequence[Player], games: Sequence[HeatGame], settings: Settings, *, heat: int) -> Seating:
+def seat_heat(players: Sequence[Player], games: Sequence[HeatGame], settings: Settings, *, heat: int,
+              everyone: Sequence[Player] | None = None) -> Seating:
     """Seat ``players`` (those present for ``heat``) at tables of ``table_sizes`` (module docstring).
 
     ``games`` are the Heats tab's tables; only heats before ``heat`` count as meetings. The same
     players, history and ``seed`` give the same seating. A repeat meeting remains only when the search
     finds no seating without it; the result lists each one so that the command can report them.
     Takes well under a second for 200 players.
+
+    Fixed tables (Players.Table, RULES.md 2.13): two players with a fixed table are kept at different
+    tables before anything else, and each table with one takes its number; the other tables are
+    numbered around them, largest first. ``everyone`` (default ``players``) are all the event's
+    players: the fixed table of one not present stays empty.
     """
     names = sorted(p.name for p in players)
     if len(set(names)) != len(names):
@@ -178,7 +187,10 @@ def seat_heat(players: Sequence[Player], games: Sequence[HeatGame], settings: Se
     met = meetings(games, heat)
     club = {p.name: p.club.strip().lower() for p in players}
     repeat_weight = len(names) ** 2 + 1  # more than every same-club pair together
-    weight = [[(repeat_weight * (frozenset((a, b)) in met) + (club[a] != "" and club[a] == club[b])) if a != b else 0
+    fixed = {p.name for p in players if p.table is not None}
+    fixed_weight = repeat_weight * (len(names) ** 2 + 1)  # more than every repeat together
+    weight = [[(fixed_weight * (a in fixed and b in fixed) + repeat_weight * (frozenset((a, b)) in met)
+                + (club[a] != "" and club[a] == club[b])) if a != b else 0
                for b in names] for a in names]
     rng = random.Random(f"{settings.seed}:seat:{heat}")
     order = list(range(len(names)))
@@ -203,11 +215,14 @@ def seat_heat(players: Sequence[Player], games: Sequence[HeatGame], settings: Se
         if search.cost() <= best_cost:
             best, best_cost = [list(t) for t in search.tables], search.cost()
     tables = []
-    for number, members in enumerate(sorted(best, key=len, reverse=True), start=1):  # largest first
-        seated = sorted((names[i] for i in members), key=sort_key)
+    largest_first = [sorted((names[i] for i in members), key=sort_key)
+                     for members in sorted(best, key=len, reverse=True)]
+    numbering = number_tables(largest_first, everyone if everyone is not None else players, heat, "heat")
+    for number, seated in zip(numbering.numbers, largest_first):
         pairs = [(a, b) for i, a in enumerate(seated) for b in seated[i + 1:]]
         tables.append(SeatedTable(
             number=number, players=tuple(seated),
             repeats=tuple(pr for pr in pairs if frozenset(pr) in met),
             same_club=tuple((a, b) for a, b in pairs if club[a] and club[a] == club[b])))
-    return Seating(heat=heat, tables=tuple(tables))
+    tables.sort(key=lambda t: t.number)
+    return Seating(heat=heat, tables=tuple(tables), remarks=numbering.remarks)

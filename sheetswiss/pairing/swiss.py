@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import final
 
 from ..errors import SheetswissError
+from ..fixed_tables import number_tables
 from ..model import Event, PlayerId
 from .costs import Costs
 from .levels import LEVELS, RANDOM, REMATCH, due_colour
@@ -147,7 +148,8 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
                f"{unrated} of {len(event.players)} players have no Rating; with a Rating for everyone, or "
                "first_round: rating, the top half meets the bottom half")
         remarks = (f"Round 1 is drawn at random from seed {event.settings.seed} ({why})",)
-    return replace(_pairing(event, state, solved, notes, passed), proof=solved.proof, remarks=remarks)
+    pairing = _pairing(event, state, solved, notes, passed)
+    return replace(pairing, proof=solved.proof, remarks=(*remarks, *pairing.remarks))
 
 
 def _refusal(event: Event, state: RoundState) -> SheetswissError:
@@ -206,8 +208,11 @@ def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str],
     explanation = [f"Round {state.round}: {n} players in {groups} score group{'' if groups == 1 else 's'}; "
                    f"cost levels {', '.join(LEVELS)}"]
     games = sorted((p for p in matching if p[1] != n), key=lambda p: p[0])
-    for number, (i, j) in enumerate(games, start=1):
-        a, b, sides = _orient(event, state, solved.costs, i, j, number)
+    bye = next((order[i] for i, j in matching if j == n), None)
+    numbering = number_tables([(order[i], order[j]) for i, j in games], event.players, state.round)
+    lines: dict[int, str] = {}
+    for position, (number, (i, j)) in enumerate(zip(numbering.numbers, games), start=1):
+        a, b, sides = _orient(event, state, solved.costs, i, j, position)
         note = "; ".join(x for x in (_float_note(state, order[i], order[j]), sides) if x)
         kept_apart = state.avoided.get(frozenset((a, b)))
         if levels[i, j][REMATCH] and kept_apart is not None:
@@ -218,9 +223,10 @@ def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str],
             rematches.append((a, b))
             note = (note + "; " if note else "") + "rematch: no pairing avoids every rematch"
         tables.append(Table(number, a, b, tuple(levels[i, j]), note))
-        explanation.append(f"Table {number}: {a} ({state.scores[a]}) v {b} ({state.scores[b]}), "
-                           f"cost [{_costs(levels[i, j])}]" + (f"; {note}" if note else ""))
-    bye = next((order[i] for i, j in matching if j == n), None)
+        lines[number] = (f"Table {number}: {a} ({state.scores[a]}) v {b} ({state.scores[b]}), "
+                         f"cost [{_costs(levels[i, j])}]" + (f"; {note}" if note else ""))
+    tables.sort(key=lambda t: t.number or 0)  # fixed tables first numbered, the others around them (RULES.md 2.13)
+    explanation.extend(lines[number] for number in sorted(lines))
     if bye is not None:
         note = _bye_note(event, state, bye, passed_over)
         tables.append(Table(None, bye, None, tuple(levels[order.index(bye), n]), note))
@@ -233,7 +239,7 @@ def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str],
                      + "; ".join(f"{a} v {b} ({state.avoided[frozenset((a, b))].reason})" for a, b in avoided))
     explanation.extend(_avoid_lines(state, tables))
     return Pairing(state.round, tuple(tables), dict(state.scores), state.not_paired, tuple(rematches),
-                   tuple(notes), explanation=tuple(explanation + [f"Note: {x}" for x in notes]),
+                   tuple(notes), numbering.remarks, explanation=tuple(explanation + [f"Note: {x}" for x in notes]),
                    avoided=tuple(avoided))
 
 

@@ -211,11 +211,12 @@ def parse_players(book: Book, problems: Problems | None = None) -> tuple[Player,
     problem (to ``problems`` when given, else raised with every other) and the player is kept without it,
     so that Results still knows the name."""
     with Problems.into(problems) as found:
-        cols = Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined"])
+        cols = Columns(book, PLAYERS, ["Name"], ["Rating", "Club", "Status", "Joined", "Table"])
         for problem in cols.merged_problems():
             found.add(problem)
         players: list[Player] = []
         seen: dict[str, tuple[str, int]] = {}  # name_key -> the spelling and row first seen (RULES.md 1.6)
+        seated: dict[int, tuple[str, int]] = {}  # fixed table -> the player and row (RULES.md 2.13)
         for r, row in enumerate(cols.rows, start=2):
             if all(cell_text(v) == "" for v in row):
                 continue
@@ -257,8 +258,17 @@ def parse_players(book: Book, problems: Problems | None = None) -> tuple[Player,
                 else:
                     dropped, dropped_after = True, after
             joined = found.attempt(whole_number, cols, row, "Joined", r, 1) or 1
+            table = found.attempt(whole_number, cols, row, "Table", r, 1) if "Table" in cols.index else None
+            if table is not None and table in seated:
+                other, other_row = seated[table]
+                found.add(BadWorkbook(
+                    f"{cols.ref('Table', other_row)}, {cols.ref('Table', r)}: {excerpt(other)} and {excerpt(name)} "
+                    f"are both fixed to table {table}; one table seats one fixed player: change or clear one"))
+                table = None
+            elif table is not None:
+                seated[table] = name, r
             players.append(Player(name=name, rating=rating, club=cell_text(cols.get(row, "Club")),
-                                  dropped=dropped, dropped_after=dropped_after, joined=joined, row=r))
+                                  dropped=dropped, dropped_after=dropped_after, joined=joined, row=r, table=table))
         return tuple(players)
 
 
