@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -25,8 +26,11 @@ from sheetswiss.standings import compute_standings, explain
 from sheetswiss.tiebreaks import Context, event_chain
 from sheetswiss.workbook.parse import cell_text, parse_event
 
+from .fake_sheets import FakeSheets
 from .helpers import new_workbook
 from .test_cli import one_line_error, run
+from .test_gsheets import KEY, setup_event
+from .test_gsheets import backend as gsheet_backend
 from .test_readme import README, check, diagonal, fill
 
 CHAIN = "margin, total_score, opponents_score, goal_average, average_margin"
@@ -461,3 +465,36 @@ def test_scores_go_out_and_back_in_through_a_results_csv(tmp_path: Path) -> None
     other = new_workbook(tmp_path, [(f"General {i:02d}",) for i in range(1, 5)], name="other.xlsx")
     assert one_line_error(other, "import", str(out), str(other)) == (
         "r.csv:2:6: cannot read 'lots' as a score; a score is a number from 0")
+
+
+@pytest.fixture
+def sheet(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSheets]:
+    """A Google Sheet on the local fake of the Sheets v4 API, reached through real gspread calls."""
+    with FakeSheets() as server:
+        monkeypatch.setenv("SHEETSWISS_SHEETS_ENDPOINT", server.url)
+        server.create(KEY)
+        yield server
+
+
+def test_scores_on_a_google_sheet(sheet: FakeSheets) -> None:
+    setup_event(sheet, [f"General {i}" for i in range(1, 5)])
+    row = next(r for r, cells in enumerate(gsheet_backend(sheet).read().rows("Settings"), start=1)
+               if cells and cells[0] == "tiebreaks")
+    sheet.type(KEY, "Settings", {f"B{row}": "margin, goal_average"})
+    assert run("pair", KEY)[0] == 0
+    sheet.type(KEY, "Results", {"F1": "Score A", "G1": "Score B", "E2": "1-0", "F2": 9, "G2": "four", "E3": "0-1",
+                                "F3": 2, "G3": 6})
+    before = gsheet_backend(sheet).read().rows("Standings")
+    code, _, err = run("standings", KEY)
+    assert code == 2 and err.strip() == ("Error: Results!G2: cannot read 'four' as a score; type a number from 0 "
+                                         "(victory points, control points), or leave the cell empty")
+    assert gsheet_backend(sheet).read().rows("Standings") == before
+    sheet.type(KEY, "Results", {"G2": 4})
+    assert run("standings", KEY)[0] == 0
+    rows = gsheet_backend(sheet).read().rows("Standings")
+    assert rows[1][5:7] == ("Margin", "Goal avg")
+    results = gsheet_backend(sheet).read().rows("Results")
+    (a1, b1), (a2, b2) = ((row[2], row[3]) for row in results[1:3])
+    # 9-4: margin +5, goal average 9/4; 2-6: the winner B +4 and 6/2, the loser A -4 and 2/6; the loser B -5, 4/9
+    assert [tuple(r[1:2] + r[5:7]) for r in rows[2:6]] == [(a1, 5, 2.25), (b2, 4, 3), (a2, -4, 0.3333),
+                                                           (b1, -5, 0.4444)]
