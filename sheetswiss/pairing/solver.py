@@ -58,6 +58,7 @@ faster there (the proof names the method).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -76,7 +77,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Proof", "Solver", "compressed", "solve_round"]
 
-_WINDOW = 2
+_WINDOW = 3
 """Within a group, G' holds pairs whose pattern cost is at most this (and the nearest clean ones beyond)."""
 _TOP = 3
 """Across adjacent groups, G' holds each upper player with this many of the lower group's best."""
@@ -91,6 +92,8 @@ _COMPLETE = 600
 _WIDE = 1 << 60 + SPLIT
 """Potentials below this in size are checked with numpy, split in two 64-bit integers."""
 _LOW = (1 << SPLIT) - 1
+_HIGH = 24
+"""Inside a group the check pairs this many players of the highest potentials with everyone."""
 
 
 def _positive(high: np.ndarray, low: np.ndarray) -> np.ndarray:
@@ -141,6 +144,75 @@ def _class_leaders(members: Sequence[int], value: Sequence[int], count: int) -> 
             seen[value[j]] += 1
             out.append(j)
     return out
+
+
+def _may_fail(a: Sequence[int], b: Sequence[int], fixed: int, px: np.ndarray, py: np.ndarray, same: bool,
+              centre: Sequence[int] | None, slope: int) -> Iterable[tuple[np.ndarray, np.ndarray]]:
+    """Blocks of pairs (x, y) of indexes into ``a`` and ``b`` that may have ``a[x] + b[y] > fixed + term``, every
+    other pair being fine (see :meth:`Solver._scan`); ``px``, ``py`` the pairs' places, ``same`` for one group
+    (then y > x only). Between groups (``same`` false) a pair may fail only if ``a[x] + b[y] > fixed``: the
+    columns sorted by ``b`` give each row its candidates at once. Inside a group whose term is at least
+    ``slope * |py[y] - centre[x]|``, the ``_HIGH`` columns of the largest ``b`` go with every row, and every
+    other column y (``b[y] <= ceiling``, the largest of the rest) only with the rows x whose centre is within
+    ``(a[x] + ceiling - fixed) / slope`` places of it: farther, ``a[x] + b[y] <= fixed + term``."""
+    limit = 1 << 19
+    if not same:
+        order = sorted(range(len(b)), key=b.__getitem__, reverse=True)
+        ascending = [b[y] for y in reversed(order)]
+        counts = np.array([len(b) - bisect.bisect_right(ascending, fixed - value) for value in a], dtype=np.int64)
+        columns = np.array(order, dtype=np.int64)
+        rows = np.nonzero(counts)[0]
+        ends = np.searchsorted(np.cumsum(counts[rows]), np.arange(limit, int(counts.sum()) + limit, limit),
+                               side="right")
+        start = 0
+        for end in ends.tolist():
+            chunk = rows[start:max(end, start + 1)]
+            start += len(chunk)
+            if not len(chunk):
+                continue
+            sizes = counts[chunk]
+            xs = np.repeat(chunk, sizes)
+            offsets = np.arange(len(xs), dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+            yield xs, columns[offsets]
+        return
+    if centre is None or slope <= 0 or not len(b):
+        step = max(1, limit // max(1, len(py)))
+        for start in range(0, len(a), step):
+            block = np.arange(start, min(len(a), start + step), dtype=np.int64)
+            r, k = np.nonzero(py[None, :] > px[block][:, None])
+            yield block[r], k
+        return
+    # the few largest columns with every row; every other column only within reach of a row's centre
+    high = sorted(range(len(b)), key=b.__getitem__, reverse=True)[:_HIGH]
+    chosen = set(high)
+    ceiling = max((b[y] for y in range(len(b)) if y not in chosen), default=None)
+    high_mask = np.zeros(len(b), dtype=bool)
+    high_mask[high] = True
+    if high:
+        ys = np.array(sorted(high), dtype=np.int64)
+        r, k = np.nonzero(py[ys][None, :] > px[:, None])
+        if len(r):
+            yield r, ys[k]
+    if ceiling is None:
+        return
+    span = len(b)
+    reach = [min(span, (value + ceiling - fixed) // slope) if value + ceiling > fixed else -1 for value in a]
+    places = px.tolist()
+    low = np.array([max(p + 1, c - r) for p, c, r in zip(places, centre, reach)], dtype=np.int64)
+    top = np.array([c + r for c, r in zip(centre, reach)], dtype=np.int64)
+    first = np.searchsorted(py, low, side="left")
+    last = np.searchsorted(py, top, side="right")
+    counts = np.maximum(last - first, 0)
+    rows = np.nonzero(counts)[0]
+    if not len(rows):
+        return
+    sizes = counts[rows]
+    xs = np.repeat(rows, sizes)
+    ys = np.repeat(first[rows], sizes) + np.arange(len(xs), dtype=np.int64) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    keep = ~high_mask[ys]
+    xs, ys = xs[keep], ys[keep]
+    for start in range(0, len(xs), limit):
+        yield xs[start:start + limit], ys[start:start + limit]
 
 
 def _product(rows: Sequence[int], cols: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -547,7 +619,10 @@ class Solver:
             out: np.ndarray = twice_pattern * c.pattern_cost(g, x, y)  # x, y: positions in the group
             return out
 
-        self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern)
+        places = range(len(mem))
+        centre = [p + c.half[g] for p in places] if c.pattern == "slide" else \
+            [c.size[g] - 1 - p for p in places] if c.pattern == "fold" else None
+        self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern, centre, twice_pattern)
 
     def _check_across(self, m: Matcher, d: Sequence[int], nest: Nesting | None,
                       exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
@@ -572,13 +647,18 @@ class Solver:
 
     def _scan(self, rows: Sequence[int], a: Sequence[int], cols: Sequence[int], b: Sequence[int], fixed: int,
               m: Matcher, nest: Nesting | None, exact: Callable[[np.ndarray, np.ndarray], None],
-              term: Callable[[np.ndarray, np.ndarray], np.ndarray] | None) -> None:
+              term: Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
+              centre: Sequence[int] | None = None, slope: int = 0) -> None:
         """Check the pairs (rows[x], cols[y]) (only x < y when rows is cols, one group) of whose cost twice a
         lower bound is ``fixed + term(x, y) + 2 draw``: a pair whose ``a[x] + b[y] - Z`` (its potentials
         less their per-player cost terms, and less the blossoms' Z) exceeds that bound is checked exactly.
-        Vectorised over blocks of rows, with every number split in two 64-bit integers, ``x = high *
+        Vectorised over the pairs that may fail, with every number split in two 64-bit integers, ``x = high *
         2**SPLIT + low`` (exact while |x| < 2**(62 + SPLIT)); rows and columns beyond that are checked pair
-        by pair."""
+        by pair.
+
+        Only pairs that may fail are looked at (:func:`_may_fail`): between groups, for each row the columns
+        with ``a[x] + b[y] > fixed``; inside a group, where ``term`` is ``slope * |y - centre[x]|`` or more,
+        only the rows for which some column could beat it."""
         c = self.c
         same = rows is cols
         wide_rows = [x for x in range(len(rows)) if abs(a[x]) >= _WIDE]
@@ -610,14 +690,8 @@ class Solver:
         else:
             in_u = np.array([m.outermost(i) >= c.nodes for i in u.tolist()], dtype=bool)
             in_v = np.array([m.outermost(j) >= c.nodes for j in v.tolist()], dtype=bool)
-        step = max(1, (1 << 19) // len(v))
-        for start in range(0, len(u), step):
-            block = np.arange(start, min(len(u), start + step), dtype=np.int64)
-            if same:
-                r, k = np.nonzero(py[None, :] > px[block][:, None])
-            else:
-                r, k = np.divmod(np.arange(len(block) * len(v), dtype=np.int64), len(v))
-            xs, ys = block[r], k
+        for xs, ys in _may_fail([a[x] for x in keep_x], [b[y] for y in keep_y], fixed, px, py, same,
+                                None if centre is None else [centre[x] for x in keep_x], slope):
             high = a_high[xs] + b_high[ys] - f_high
             low = a_low[xs] + b_low[ys] - f_low
             if term is not None:
