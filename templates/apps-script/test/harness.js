@@ -66,12 +66,14 @@ function page(options) {
   const sidebar = fs.readFileSync(path.join(HERE, 'Sidebar.html'), 'utf8');
   const fakes = fs.readFileSync(path.join(__dirname, 'fakes.js'), 'utf8');
   const code = fs.readFileSync(path.join(HERE, 'Code.js'), 'utf8');
+  // JSON inside a <script>: '<' escaped, so a cell holding </script> cannot end it
+  const json = (value) => JSON.stringify(value).replace(/</g, '\\u003c');
   const setup = `
 var world = SheetswissFakes.makeWorld({
-  tabs: {Control: SheetswissFakes.controlTab(${JSON.stringify(options.control || {})},
-                                             ${JSON.stringify(options.format === undefined ? 'swiss' : options.format)})},
-  timeZone: ${JSON.stringify(options.timeZone || 'Europe/Paris')},
-  email: ${JSON.stringify(options.email === undefined ? 'gm@example.org' : options.email)}
+  tabs: {Control: SheetswissFakes.controlTab(${json(options.control || {})},
+                                             ${json(options.format === undefined ? 'swiss' : options.format)})},
+  timeZone: ${json(options.timeZone || 'Europe/Paris')},
+  email: ${json(options.email === undefined ? 'gm@example.org' : options.email)}
 });
 Object.keys(world.globals).forEach(function (name) { window[name] = world.globals[name]; });
 function setControl(label, value) {

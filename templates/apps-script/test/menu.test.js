@@ -435,6 +435,13 @@ test('the script uses no service beyond this spreadsheet, its UI and its own sto
   assert.equal(manifest.runtimeVersion, 'V8');
 });
 
+test('the sidebar loads nothing from elsewhere', () => {
+  const sidebar = fs.readFileSync(path.join(HERE, 'Sidebar.html'), 'utf8');
+  assert.doesNotMatch(sidebar, /\b(src|href)\s*=/i);
+  assert.doesNotMatch(sidebar, /https?:\/\//);
+  assert.doesNotMatch(sidebar, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+});
+
 test('every menu item calls a function the script defines, and only listed commands', () => {
   const script = load(world());
   const listed = new Set(script.COMMANDS.map((c) => c.name));

@@ -48,6 +48,16 @@ test('a finished request: Done, the command, who asked, and the output', {skip},
   assert.ok(!options.includes('seat'), 'a Swiss event is not offered seat');
 });
 
+test('output and names are shown as text, never as markup', {skip}, () => {
+  const dom = render(CHROMIUM, {control: {Command: 'standings', Player: '<img src=x onerror=alert(1)>',
+    Status: 'done', 'Requested by': '<b>Ana</b>', Output: 'Ana <script>alert(1)</script> & Bo'}}, 2);
+  const output = /<pre id="output"[^>]*>([\s\S]*?)<\/pre>/.exec(dom)[1];
+  assert.equal(output, 'Ana &lt;script&gt;alert(1)&lt;/script&gt; &amp; Bo');
+  assert.equal(element(dom, 'asked').text, 'Asked by <b>Ana</b>');
+  assert.equal(element(dom, 'what').text, 'sheetswiss standings --explain "<img src=x onerror=alert(1)>"');
+  assert.ok(!/<img src="?x/.test(dom), 'no element made from a cell');
+});
+
 test('a refusal shows the cell to fix', {skip}, () => {
   const refusal = "Results!E4: cannot read 'W' as a result; accepted: 1-0, 0-1, 1/2 (or =, D, draw)";
   const dom = render(CHROMIUM, {control: {Command: 'pair', Status: 'refused', Output: refusal}}, 2);
