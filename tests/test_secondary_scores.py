@@ -498,3 +498,17 @@ def test_scores_on_a_google_sheet(sheet: FakeSheets) -> None:
     # 9-4: margin +5, goal average 9/4; 2-6: the winner B +4 and 6/2, the loser A -4 and 2/6; the loser B -5, 4/9
     assert [tuple(r[1:2] + r[5:7]) for r in rows[2:6]] == [(a1, 5, 2.25), (b2, 4, 3), (a2, -4, 0.3333),
                                                            (b1, -5, 0.4444)]
+
+
+def test_slips_have_a_line_for_the_scores_when_the_event_keeps_them(tmp_path: Path) -> None:
+    path = scored_workbook(tmp_path, 4, tiebreaks="margin")
+    assert run("pair", str(path))[0] == 0
+    assert run("slips", str(path))[0] == 0
+    rows = ExcelBackend(path).read().rows("Slips")
+    g = next(g for g in parse_event(ExcelBackend(path).read()).games_in(1) if g.table == 1)
+    first = next(i for i, row in enumerate(rows) if row and row[0] == "Round 1")
+    assert rows[first + 2][0] == "Result:" and rows[first + 3] == ("Scores:", f"{g.a}: ____", None, None,
+                                                                   f"{g.b}: ____")
+    plain = new_workbook(tmp_path, [(f"P{i}",) for i in range(4)], name="plain.xlsx")
+    assert run("pair", str(plain))[0] == 0 and run("slips", str(plain))[0] == 0
+    assert not any(row and row[0] == "Scores:" for row in ExcelBackend(plain).read().rows("Slips"))

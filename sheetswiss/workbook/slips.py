@@ -1,7 +1,8 @@
 """The Slips tab: one result slip per table of a round, several to a printed page, with cut lines.
 
 A slip names the round and table, both players (with their side or colour when the event has them), a box for
-each result the scale allows (or lines for the games won, under a game-scored scale) and two signature lines.
+each result the scale allows (or lines for the games won, under a game-scored scale), a line for each side's
+game score when the event keeps them (RULES.md 4.13) and two signature lines.
 Slips never straddle a page: the tab carries a page break after each page's last slip, for Letter (five slips
 a page) or A4 (six; the sheet is taller) paper (RULES.md 10.4).
 """
@@ -14,6 +15,7 @@ from typing import Literal
 from ..backends.base import Band, Tab, TabFormat, Value
 from ..model import Event
 from ..scoring import scale_for
+from ..tiebreaks import event_chain
 from .contract import SLIPS, TOOL_NOTE
 from .render import side_labels
 
@@ -35,6 +37,17 @@ WIDTHS = (13, 30, 3, 13, 30, 4)
 HEAD_ROWS = 2
 
 
+SCORE_TIEBREAKS = frozenset({"total_score", "margin", "average_margin", "opponents_score", "goal_average"})
+"""The tiebreaks that read Results' Score A and Score B (RULES.md 4.13)."""
+
+
+def _scored(event: Event) -> bool:
+    """Whether the event keeps game scores (RULES.md 1.7, 4.13): a margin scale, a tiebreak on them in the chain,
+    or scores typed already. Its slips then have a line for each side's score."""
+    return (bool(event.settings.margin_points) or any(g.scores is not None for g in event.games)
+            or bool(SCORE_TIEBREAKS & set(event_chain(event))))
+
+
 def slips_tab(event: Event, round_: int, paper: Paper, when: dt.datetime) -> Tab:
     """The Slips tab for ``round_``: one slip per table that has a game (a bye needs none)."""
     labels = side_labels(event)
@@ -44,6 +57,7 @@ def slips_tab(event: Event, round_: int, paper: Paper, when: dt.datetime) -> Tab
     elif labels is not None and event.settings.sides == "double":
         a_label, b_label = "Side 1, game 1", "Side 1, game 2"
     scale = scale_for(event.settings)
+    scored = _scored(event)
     seen: set[tuple[int | None, str]] = set()
     games = []
     for g in event.games_in(round_):
@@ -70,7 +84,7 @@ def slips_tab(event: Event, round_: int, paper: Paper, when: dt.datetime) -> Tab
             (f"Round {round_}", table, None, None, name),
             (a_label, g.a, None, b_label, g.b),
             result,
-            (),
+            ("Scores:", f"{g.a}: ____", None, None, f"{g.b}: ____") if scored else (),
             ("Signatures:", "______________________", None, None, "______________________"),
             (None, g.a, None, None, g.b),
             (CUT,),
