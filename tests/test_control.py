@@ -456,3 +456,33 @@ def test_a_missing_label_or_a_label_twice_is_refused() -> None:
     rows += [("Output", None), ("run", True)]
     with pytest.raises(SheetswissError, match=r"^Control!A15: a second row labelled 'Run' \(the first is row 8\)"):
         find_control(Book({CONTROL: tuple(rows)}))
+
+
+def test_seat_a_heat_from_the_control_tab(tmp_path: Path) -> None:
+    path = tmp_path / "heats.xlsx"
+    api.new(str(path), format="heats", seed=3, now=NOW)
+    ExcelBackend(path).fill_cells("Players", {f"A{r}": f"P{r:02d}" for r in range(2, 14)})
+    ask(path, command="seat", run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    assert control(ExcelBackend(path).read())["Output"] == "Control!B3: seat needs the heat's number here"
+    ask(path, command="seat", heat=1, run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    book = ExcelBackend(path).read()
+    assert control(book)["Status"] == "done"
+    assert {row[0] for row in book.rows("Heats")[1:]} == {1} and len(book.rows("Heats")) == 13
+    assert str(book.rows("Log")[-1][1]).startswith("seat")
+
+
+def test_publish_writes_into_the_folder_watch_was_given_and_only_there(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="publish", run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    assert control(ExcelBackend(path).read())["Output"] == (
+        "Control!B2: publish writes the players' pages into the folder named when watch starts, and none was: "
+        "start it as sheetswiss watch EVENT SITE_DIR")
+    site = tmp_path / "site"
+    ask(path, command="publish", run=True)
+    lines: list[str] = []
+    api.watch(str(path), site, echo=lines.append, now=clock(), sleep=steps())
+    assert control(ExcelBackend(path).read())["Status"] == "done"
+    assert (site / "index.html").exists() and "Control: publish: done: Published 2 pages" in "\n".join(lines)
