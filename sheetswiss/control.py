@@ -189,7 +189,8 @@ class Requests:
             self.waiting = True
             if first:
                 lines.append(f"{when:%H:%M:%S} Control: a request waits until the workbook is closed "
-                             f"({lock.name} is there; sheetswiss never writes into an open workbook)")
+                             f"({lock.name} is there; sheetswiss never writes into an open workbook; "
+                             "if no program has it open, delete that stale file)")
             return lines
         self.waiting = False
         return lines + self._take(book, cells, when)

@@ -187,7 +187,8 @@ def test_a_request_saved_while_the_workbook_is_open_runs_once_it_is_closed(tmp_p
         lock.unlink))                            # closed
     assert seen == [saved]
     assert lines[1] == ("09:00:00 Control: a request waits until the workbook is closed (.~lock.event.xlsx# is "
-                        "there; sheetswiss never writes into an open workbook)")
+                        "there; sheetswiss never writes into an open workbook; if no program has it open, delete "
+                        "that stale file)")
     assert lines[2].startswith("09:00:03 Control: pair: done: Round 1: 3 tables")
     assert parse_event(ExcelBackend(path).read()).paired_rounds == 1
 
