@@ -67,6 +67,7 @@ from .workbook.render import (
 __all__ = [
     "Report",
     "advance",
+    "check_pairings",
     "control",
     "copy",
     "login",
@@ -238,6 +239,40 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
         lines = (*lines[:-1], f"Not checked in, not paired ({len(event.waiting)}): "
                  + ", ".join(p.name for p in event.waiting), lines[-1])
     return Report(lines, pairing)
+
+
+def check_pairings(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | None = None) -> Report:
+    """``pair --check``: validate the last paired round as the GM edited it in Results (RULES.md 2.14),
+    warn about what the pairing rules would have avoided, rewrite Pairings from the rows and log the edit."""
+    from .backends.base import column_letter
+    from .edited import edited_round, written_pairings
+
+    backend = open_backend(source)
+    book = backend.read()
+    event = parse_event(book)
+    header = [cell_text(v).lower() for v in book.rows(RESULTS)[0]] if book.rows(RESULTS) else []
+    columns = {name: column_letter(header.index(name.lower()) + 1)
+               for name in ("Table", "Player A", "Player B", "Result") if name.lower() in header}
+    edited = edited_round(event, written_pairings(book.rows("Pairings"), event.paired_rounds), columns)
+    pairing = edited.pairing
+    when = _now(now)
+    what = (f"{len(edited.changes)} table(s) changed: " + "; ".join(edited.changes)) if edited.changes else \
+        "no table changed"
+    written = f"Pairings (round {pairing.round} as edited in Results, {what})"
+    changes = Changes(tool_tabs=(
+        pairings_tab(event, pairing, when),
+        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "pair --check", checksum(book), written))))
+    if not dry_run:
+        backend.write(changes)
+    games = [t for t in pairing.tables if t.b is not None]
+    lines = [f"Round {pairing.round} as edited in Results: {len(games)} tables"
+             + (f", bye: {pairing.bye}" if pairing.bye else "") + "; a valid round"]
+    lines.extend(f"Changed: {c}" for c in edited.changes)
+    if not edited.changes:
+        lines.append("Changed: nothing (the rows are as the round was paired)")
+    lines.extend(f"Warning: {w}" for w in edited.warnings)
+    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + "Pairings, Log")
+    return Report(tuple(lines), edited)
 
 
 def _pair_lines(pairing: Pairing, written: str, explain: bool, dry_run: bool) -> tuple[str, ...]:

@@ -145,17 +145,26 @@ def new(source: str, credentials: str | None, format_: str, seed: int | None, dr
 @source_argument
 @click.option("--redo", is_flag=True, help="Re-pair the last round while none of its results is entered.")
 @click.option("--explain", is_flag=True, help="Print every pair's cost and why each float and bye.")
+@click.option("--check", is_flag=True,
+              help="Check the last round as edited in Results (players swapped before any result), rewrite "
+                   "Pairings from it and log the edit.")
 @dry_run_option
-def pair(source: str, credentials: str | None, redo: bool, explain: bool, dry_run: bool) -> None:
+def pair(source: str, credentials: str | None, redo: bool, explain: bool, check: bool, dry_run: bool) -> None:
     """Pair the next round: append it to Results and rewrite Pairings.
 
     Example:
 
     \b
         sheetswiss pair convention.xlsx --explain
+        sheetswiss pair convention.xlsx --check
     """
     from . import api
 
+    if check:
+        if redo or explain:
+            raise click.UsageError("--check checks the round in Results as it is; it takes no --redo or --explain")
+        click.echo(api.check_pairings(backend(source, credentials), dry_run=dry_run).text())
+        return
     report = api.pair(backend(source, credentials), redo=redo, explain=explain, dry_run=dry_run,
                       progress=lambda line: click.echo(line, err=True))
     click.echo(report.text())
