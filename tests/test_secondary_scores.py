@@ -512,3 +512,12 @@ def test_slips_have_a_line_for_the_scores_when_the_event_keeps_them(tmp_path: Pa
     plain = new_workbook(tmp_path, [(f"P{i}",) for i in range(4)], name="plain.xlsx")
     assert run("pair", str(plain))[0] == 0 and run("slips", str(plain))[0] == 0
     assert not any(row and row[0] == "Scores:" for row in ExcelBackend(plain).read().rows("Slips"))
+
+
+def test_the_score_tiebreaks_are_the_family_module_s() -> None:
+    from sheetswiss.tiebreaks import TIEBREAKS
+    from sheetswiss.tiebreaks.scores import SCORE_TIEBREAKS
+
+    family = {name for name, tb in TIEBREAKS.items() if tb.value is not None
+              and tb.value.__module__ == "sheetswiss.tiebreaks.scores"}
+    assert family == SCORE_TIEBREAKS

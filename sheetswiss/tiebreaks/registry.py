@@ -4,7 +4,8 @@ Points are held in the context as whole numbers of ``1/unit`` of a point, so sum
 values come out as exact ``Fraction``s and are rounded only for display (:meth:`Tiebreak.text`).
 A VUR (voluntary unplayed round, FIDE C.07 Art. 16.1) is a requested bye or a forfeit loss; a PAB
 (pairing-allocated bye) is the bye the pairing gives. The families register themselves from their own
-modules: :mod:`.fide`, :mod:`.magic`, :mod:`.hearthstone`, :mod:`.lot`, :mod:`.netrunner`.
+modules: :mod:`.fide`, :mod:`.magic`, :mod:`.hearthstone`, :mod:`.lot`, :mod:`.netrunner`,
+:mod:`.scores`.
 """
 
 from __future__ import annotations

@@ -132,3 +132,7 @@ def goal_average(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
         notes.append(f"  {number_text(scored)} scored / {number_text(conceded)} conceded"
                      + (" (counted as 1)" if divisor != conceded else ""))
     return scored / divisor
+
+
+SCORE_TIEBREAKS = frozenset({"total_score", "margin", "average_margin", "opponents_score", "goal_average"})
+"""The tiebreaks of this module: those that read Results' Score A and Score B."""

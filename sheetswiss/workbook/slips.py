@@ -16,6 +16,7 @@ from ..backends.base import Band, Tab, TabFormat, Value
 from ..model import Event
 from ..scoring import scale_for
 from ..tiebreaks import event_chain
+from ..tiebreaks.scores import SCORE_TIEBREAKS
 from .contract import SLIPS, TOOL_NOTE
 from .render import side_labels
 
@@ -35,10 +36,6 @@ BOX = "☐"
 WIDTHS = (13, 30, 3, 13, 30, 4)
 """93 characters: the width of a portrait page, so that it prints at full size."""
 HEAD_ROWS = 2
-
-
-SCORE_TIEBREAKS = frozenset({"total_score", "margin", "average_margin", "opponents_score", "goal_average"})
-"""The tiebreaks that read Results' Score A and Score B (RULES.md 4.13)."""
 
 
 def _scored(event: Event) -> bool:
