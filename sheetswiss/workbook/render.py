@@ -300,7 +300,7 @@ def append_rows(book: Book, tab: str, records: Sequence[dict[str, Value]], *, fi
     """Rows for a GM tab, each value placed under its header in that tab (so a GM's own column order
     is kept), from ``first_row`` (default: after the last row) on; ``text`` names Text columns."""
     header = [cell_text(v).lower() for v in book.rows(tab)[0]]
-    optional = RESULT_SCORES if tab == RESULTS else ()  # filled only where the GM has added them
+    optional = [name for name in RESULT_SCORES if tab == RESULTS and any(name in r for r in records)]  # when given
     columns = {name: header.index(name.lower()) for name in (*HEADERS[tab], *optional) if name.lower() in header}
     width = max(columns.values()) + 1
     rows: list[tuple[Value, ...]] = []
