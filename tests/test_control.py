@@ -487,3 +487,15 @@ def test_publish_writes_into_the_folder_watch_was_given_and_only_there(tmp_path:
     api.watch(str(path), site, echo=lines.append, now=clock(), sleep=steps())
     assert control(ExcelBackend(path).read())["Status"] == "done"
     assert (site / "index.html").exists() and "Control: publish: done: Published 2 pages" in "\n".join(lines)
+
+
+def test_two_browsers_asking_at_once_make_one_run(fake: FakeSheets) -> None:
+    backend = started(fake)
+    type_request(fake, backend, command="pair", run=True)  # the GM at the table
+    type_request(fake, backend, command="pair", run=True, requested_by="helper@example.org")  # a helper, too
+    lines: list[str] = []
+    api.watch(backend, echo=lines.append, now=clock(), sleep=steps(lambda: None, lambda: None))
+    book = sheet(fake).read()
+    assert [row[1] for row in book.rows("Log")[2:]] == ["new --format swiss", "pair"]
+    assert parse_event(book).paired_rounds == 1 and control(book)["Status"] == "done"
+    assert len([line for line in lines if " Control: " in line]) == 1
