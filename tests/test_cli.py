@@ -222,6 +222,7 @@ def test_redo_refuses_once_a_result_is_in(tmp_path: Path) -> None:
         "Results!E2: round 1 has results entered; --redo only re-pairs")
 
 
+@pytest.mark.slow
 def test_eighty_eight_players_seven_rounds_with_a_drop(tmp_path: Path) -> None:
     """The issue's check: HCT Europe's 88 players, 7 rounds, results typed in, a drop after round 2."""
     path = new_workbook(tmp_path, players(88), settings={"rounds": 7, "points": "hct"})

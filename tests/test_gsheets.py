@@ -525,6 +525,7 @@ typed_cells = st.dictionaries(st.tuples(st.integers(-1, 8), st.integers(1, 6)),
                               st.sampled_from(["1-0", "0-1", "half bye", 7]), min_size=1, max_size=4)
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(players=st.integers(5, 9), redo=st.booleans(), typed=typed_cells)
 def test_nothing_a_gm_types_while_pair_runs_is_lost(players: int, redo: bool,

@@ -256,8 +256,10 @@ def test_the_page_lists_players_by_collation_and_searches_the_folded_names(site:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed here")
 @pytest.mark.parametrize(("typed", "found"), [
-    ("jose", {"José Álvarez"}), ("ÁLVAREZ", {"José Álvarez"}), ("o\u2019m", {"Grace O'Malley"}),
-    ("omalley", {"Grace O'Malley"}), ("lukasz", {"Łukasz Nowak"}), ("zoe ng", {"Zoë Ng"}), ("xyz", set()),
+    ("jose", {"José Álvarez"}),  # one search in the default run; the other spellings with the slow cases
+    *(pytest.param(typed, found, marks=pytest.mark.slow) for typed, found in [
+        ("ÁLVAREZ", {"José Álvarez"}), ("o\u2019m", {"Grace O'Malley"}), ("omalley", {"Grace O'Malley"}),
+        ("lukasz", {"Łukasz Nowak"}), ("zoe ng", {"Zoë Ng"}), ("xyz", set())]),
 ])
 def test_the_page_search_in_a_browser(site: Path, tmp_path: Path, typed: str, found: set[str]) -> None:
     from urllib.parse import quote

@@ -112,7 +112,8 @@ def _check_round(event: Event) -> None:
             return
 
 
-@pytest.mark.parametrize("n,rounds,seed", [(40, 4, 1), (81, 5, 2), (150, 6, 3), (64, 9, 5),
+@pytest.mark.parametrize("n,rounds,seed", [(40, 4, 1), (81, 5, 2), (64, 9, 5),
+                                           pytest.param(150, 6, 3, marks=pytest.mark.slow),
                                            pytest.param(301, 5, 4, marks=pytest.mark.slow)])
 def test_engine_equals_networkx_on_the_complete_graph(n: int, rounds: int, seed: int) -> None:
     event = _event(n, seed, drops=True)
@@ -253,8 +254,9 @@ def _varied_event(n: int, seed: int) -> Event:
 
 
 @pytest.mark.usefixtures("sparse_only")
-@pytest.mark.parametrize("n,rounds,seed", [(17, 8, 11), (30, 7, 12), (45, 6, 13), (60, 8, 14), (99, 5, 15),
-                                           (120, 4, 16),
+@pytest.mark.parametrize("n,rounds,seed", [(17, 8, 11), (30, 7, 12), (45, 6, 13), (60, 8, 14),
+                                           pytest.param(99, 5, 15, marks=pytest.mark.slow),
+                                           pytest.param(120, 4, 16, marks=pytest.mark.slow),
                                            pytest.param(160, 3, 17, marks=pytest.mark.slow),
                                            pytest.param(251, 2, 18, marks=pytest.mark.slow)])
 def test_sparse_solve_is_exact_on_varied_events(n: int, rounds: int, seed: int) -> None:
