@@ -3,7 +3,7 @@
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "club.xlsx"
 >>> print(new(str(path), seed=7).text())            # doctest: +ELLIPSIS
-Created .../club.xlsx (swiss): Settings, Players, Results, Pairings, Standings, Control, Log
+Created .../club.xlsx (swiss): Settings, Players, Results, Avoid, Pairings, Standings, Control, Log
 Next: list the players in Players, then run: sheetswiss pair .../club.xlsx
 """
 

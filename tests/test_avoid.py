@@ -27,6 +27,8 @@ def add_avoid(path: Path, rows: Sequence[tuple[object, ...]], header: tuple[str,
               ) -> None:
     """Add an Avoid tab to the workbook as a GM does in a spreadsheet program."""
     wb = openpyxl.load_workbook(path)
+    if "Avoid" in wb.sheetnames:  # the template's, header only
+        del wb["Avoid"]
     ws = wb.create_sheet("Avoid")
     ws.append(header)
     for row in rows:

@@ -43,7 +43,7 @@ def test_new_makes_every_tab_and_never_overwrites(tmp_path: Path) -> None:
     code, out, _ = run("new", str(path), "--format", "swiss", "--seed", "4")
     assert code == 0 and "Created" in out
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == ["Settings", "Players", "Results", "Pairings", "Standings", "Control", "Log"]
+    assert wb.sheetnames == ["Settings", "Players", "Results", "Avoid", "Pairings", "Standings", "Control", "Log"]
     settings = {row[0]: row[1] for row in wb["Settings"].iter_rows(min_row=2, values_only=True)}
     assert settings["seed"] == 4 and settings["points"] == "armati" and settings["format"] == "swiss"
     assert one_line_error(path, "new", str(path)).endswith("already exists; sheetswiss new never overwrites a workbook")

@@ -67,11 +67,12 @@ def test_new_lays_the_tabs_into_the_existing_sheet(fake: FakeSheets) -> None:
     assert code == 0, err
     titles = [s.title for s in fake.books[KEY].sheets]
     assert titles[0] == "Sheet1"  # never deleted or renamed
-    assert titles[1:] == ["Settings", "Players", "Results", "Pairings", "Standings", "Control", "Log", GUARD_TAB]
+    assert titles[1:] == ["Settings", "Players", "Results", "Avoid", "Pairings", "Standings", "Control", "Log",
+                          GUARD_TAB]
     assert fake.sheet(KEY, GUARD_TAB).hidden
     code, out, err = run("new", f"gsheet:{KEY}")
     assert code == 0, err
-    assert "Kept as they were: Settings, Players, Results, Pairings, Standings" in out
+    assert "Kept as they were: Settings, Players, Results, Avoid, Pairings, Standings" in out
 
 
 def test_a_pair_on_500_players_costs_three_requests(fake: FakeSheets) -> None:
@@ -211,7 +212,7 @@ def test_copy_round_trips_between_excel_and_a_sheet(fake: FakeSheets, tmp_path: 
     api.standings(str(path))
     code, out, err = run("copy", str(path), f"gsheet:{KEY}")
     assert code == 0, err
-    assert out.startswith("Copied 7 tabs (") and out.strip().endswith("Pairings, Standings, Control, Log")
+    assert out.startswith("Copied 8 tabs (") and out.strip().endswith("Avoid, Pairings, Standings, Control, Log")
     back = tmp_path / "back.xlsx"
     code, _, err = run("copy", f"gsheet:{KEY}", str(back))
     assert code == 0, err

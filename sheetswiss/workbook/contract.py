@@ -61,6 +61,7 @@ HEADERS: dict[str, tuple[str, ...]] = {
     PLAYERS: ("Name", "Rating", "Club", "Status", "Joined", "Notes"),
     RESULTS: ("Round", "Table", "Player A", "Player B", "Result"),
     HEATS: ("Heat", "Table", "Player", "Score", "Place"),
+    AVOID: ("Player", "Player", "Why"),
 }
 """Header row (row 1) of each GM tab as ``new`` writes it. Players and Results columns are found by
 header, so a GM may reorder them or add columns of their own."""

@@ -24,6 +24,7 @@ from ..settings import SPECS
 from ..standings import Standings, making_cut, top_cut
 from ..tiebreaks import Kind, Tiebreak
 from .contract import (
+    AVOID,
     CONTROL,
     GM_TABS,
     HEADERS,
@@ -151,8 +152,13 @@ def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
         freeze_rows=1, widths=(8, 8, 28, 28, 10), landscape=True,
         bands=(Band(1, 1, 1, len(results_header), fill=HEADER_FILL, bold=True, border_below=True),),
         text_columns=(5,)))
+    avoid_header = HEADERS[AVOID]
+    avoid = Tab(AVOID, (avoid_header,), TabFormat(
+        freeze_rows=1, widths=(28, 28, 40),
+        bands=(Band(1, 1, 1, len(avoid_header), fill=HEADER_FILL, bold=True, border_below=True),),
+        text_columns=(1, 2)))
     return (
-        settings, players, results,
+        settings, players, results, avoid,
         tool_tab(PAIRINGS, "Pairings", ("Table", "Player A", "Points", "Player B", "Points"), ()),
         tool_tab(STANDINGS, "Standings", ("Rank", "Player", "Points"), ()),
         control_tab(fmt),
