@@ -19,7 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .backends import sheet_key
-from .backends.base import Append, Backend, Book, Changes, Update, Value
+from .backends.base import Append, Backend, Book, Changes, Tab, Update, Value
 from .backends.excel import ExcelBackend
 from .cut_sides import CutSide
 from .elimination import RoundSeating
@@ -127,6 +127,17 @@ def checksum(book: Book, typed: Mapping[str, str] | None = None) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
+def _finish(backend: Backend, book: Book, *, when: dt.datetime, command: str, written: str, dry_run: bool,
+            tabs: Sequence[Tab] = (), appends: Sequence[Append] = (), updates: Sequence[Update] = (),
+            typed: Mapping[str, str] | None = None) -> str:
+    """A command's ending: its Log row (time, command, the input's checksum, what was written) after its own
+    ``tabs``, one write unless ``dry_run``, and the line that says what was (or would be) written."""
+    log = log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", command, checksum(book, typed), written))
+    if not dry_run:
+        backend.write(Changes(tool_tabs=(*tabs, log), appends=tuple(appends), updates=tuple(updates)))
+    return ("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log"
+
+
 def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None, now: dt.datetime | None = None,
         dry_run: bool = False) -> Report:
     """Create a ready workbook: Settings with defaults and descriptions, Players, Results, the tool's tabs.
@@ -226,15 +237,9 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
                             games_per_round=event.settings.games_per_round)
     last = append.first_row + len(append.rows) - 1
     written = f"Results rows {append.first_row}-{last} (round {pairing.round}), Pairings"
-    command = "pair --redo" if redo else "pair"
-    changes = Changes(
-        tool_tabs=(pairings_tab(event, pairing, when),
-                   log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", command, checksum(book), written))),
-        appends=(append,),
-    )
-    if not dry_run:
-        backend.write(changes)
-    lines = _pair_lines(pairing, written, explain, dry_run)
+    ending = _finish(backend, book, when=when, command="pair --redo" if redo else "pair", written=written,
+                     dry_run=dry_run, tabs=(pairings_tab(event, pairing, when),), appends=(append,))
+    lines = _pair_lines(pairing, ending, explain)
     if event.waiting:
         lines = (*lines[:-1], f"Not checked in, not paired ({len(event.waiting)}): "
                  + ", ".join(p.name for p in event.waiting), lines[-1])
@@ -259,11 +264,8 @@ def check_pairings(source: str | Backend, *, dry_run: bool = False, now: dt.date
     what = (f"{len(edited.changes)} table(s) changed: " + "; ".join(edited.changes)) if edited.changes else \
         "no table changed"
     written = f"Pairings (round {pairing.round} as edited in Results, {what})"
-    changes = Changes(tool_tabs=(
-        pairings_tab(event, pairing, when),
-        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "pair --check", checksum(book), written))))
-    if not dry_run:
-        backend.write(changes)
+    _finish(backend, book, when=when, command="pair --check", written=written, dry_run=dry_run,
+            tabs=(pairings_tab(event, pairing, when),))
     games = [t for t in pairing.tables if t.b is not None]
     lines = [f"Round {pairing.round} as edited in Results: {len(games)} tables"
              + (f", bye: {pairing.bye}" if pairing.bye else "") + "; a valid round"]
@@ -275,7 +277,7 @@ def check_pairings(source: str | Backend, *, dry_run: bool = False, now: dt.date
     return Report(tuple(lines), edited)
 
 
-def _pair_lines(pairing: Pairing, written: str, explain: bool, dry_run: bool) -> tuple[str, ...]:
+def _pair_lines(pairing: Pairing, ending: str, explain: bool) -> tuple[str, ...]:
     games = [t for t in pairing.tables if t.b is not None]
     lines = [f"Round {pairing.round}: {len(games)} tables"
              + (f", bye: {pairing.bye}" if pairing.bye else "")
@@ -291,7 +293,7 @@ def _pair_lines(pairing: Pairing, written: str, explain: bool, dry_run: bool) ->
         if pairing.proof is not None:
             lines.append(pairing.proof.text())
         lines.extend(pairing.explanation)
-    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    lines.append(ending)
     return tuple(lines)
 
 
@@ -350,14 +352,8 @@ def standings(source: str | Backend, *, explain: str | None = None, dry_run: boo
     if len(table.rows) > 10:
         lines.append(f"  ... {len(table.rows) - 10} more in the Standings tab")
     lines.extend(partial)
-    written = "Standings"
-    changes = Changes(tool_tabs=(
-        standings_tab(event, table, when),
-        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "standings", checksum(book), written)),
-    ))
-    if not dry_run:
-        backend.write(changes)
-    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    lines.append(_finish(backend, book, when=when, command="standings", written="Standings", dry_run=dry_run,
+                         tabs=(standings_tab(event, table, when),)))
     return Report(tuple(lines), table)
 
 
@@ -511,12 +507,8 @@ def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = No
     when = _now(now)
     append = heats_append(book, seating)
     written = f"Heats rows {append.first_row}-{append.first_row + len(append.rows) - 1} (heat {heat}), Seating"
-    changes = Changes(tool_tabs=(
-        seating_tab(settings.event_name, seating, when),
-        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", f"seat --heat {heat}", checksum(book), written))),
-        appends=(append,))
-    if not dry_run:
-        backend.write(changes)
+    ending = _finish(backend, book, when=when, command=f"seat --heat {heat}", written=written, dry_run=dry_run,
+                     tabs=(seating_tab(settings.event_name, seating, when),), appends=(append,))
     sizes = "+".join(str(len(t.players)) for t in seating.tables)
     lines = [f"Heat {heat}: {len(present)} players at {len(seating.tables)} tables ({sizes})"
              + ("; no repeat meetings" if not seating.repeats else f"; {seating.repeats} repeat meeting(s) "
@@ -527,7 +519,7 @@ def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = No
                      for a, b in t.repeats)
         lines.extend(f"  table {t.number}: {a} and {b} are of one club (could not be avoided)" for a, b in t.same_club)
     lines.extend(f"  table {t.number}: {', '.join(t.players)}" for t in seating.tables)
-    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    lines.append(ending)
     return Report(tuple(lines), seating)
 
 
@@ -538,12 +530,8 @@ def qualify(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
     settings, _, games = _heat_event(book)
     result = heat_qualify(games, settings)
     when = _now(now)
-    written = "Qualifiers"
-    changes = Changes(tool_tabs=(
-        qualifiers_tab(settings.event_name, result, when),
-        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "qualify", checksum(book), written))))
-    if not dry_run:
-        backend.write(changes)
+    ending = _finish(backend, book, when=when, command="qualify", written="Qualifiers", dry_run=dry_run,
+                     tabs=(qualifiers_tab(settings.event_name, result, when),))
     finished = len({(g.heat, g.table) for g in games}) - len(result.pending)
     ranking = (f"ranking {result.ranking}" if result.method in ("HMW", "HSW") and "latto" in result.chain
                else "ranked by " + ", ".join(result.chain))
@@ -564,7 +552,7 @@ def qualify(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
     if result.inversions:
         lines.append(f"{len(result.inversions)} pair(s) where the points contradict the precedence:")
         lines.extend(f"  {inv.text}" for inv in result.inversions)
-    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    lines.append(ending)
     return Report(tuple(lines), result)
 
 
@@ -601,20 +589,16 @@ def advance(source: str | Backend, *, absent: Sequence[str] = (), dry_run: bool 
         raise SheetswissError("--absent: " + "; ".join(known.unknown(name, "Players") for name in unknown))
     away = {found for found in map(known.find, absent) if found is not None}
     when = _now(now)
-    stamp = f"{when:%Y-%m-%d %H:%M:%S}"
     if rounds and rounds[-1].stage == "final":
         rows = final_places(rounds, settings)
         report = _places_report(settings, result, heats, rounds)
-        written = "Places"
-        changes = Changes(tool_tabs=(places_tab(settings.event_name, rows, report, when),
-                                     log_tab(book, (stamp, "advance", checksum(book), written))))
-        if not dry_run:
-            backend.write(changes)
+        ending = _finish(backend, book, when=when, command="advance", written="Places", dry_run=dry_run,
+                         tabs=(places_tab(settings.event_name, rows, report, when),))
         lines = ["Final places (" + settings.event_name + ")"]
         lines.extend(f"  {str(r.place) + ('=' if r.tied else ''):>3}  {r.player:<28} {r.how}" for r in rows)
         lines.extend(f"  tied: {r.player} with {', '.join(r.tied)}; the rules cannot split them"
                      for r in rows if r.tied)
-        lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+        lines.append(ending)
         return Report(tuple(lines), rows)
 
     def seat(gone: set[str]) -> RoundSeating:
@@ -627,11 +611,9 @@ def advance(source: str | Backend, *, absent: Sequence[str] = (), dry_run: bool 
     append = round_append(book, seating)
     last = append.first_row + len(append.rows) - 1
     written = f"Heats rows {append.first_row}-{last} ({seating.stage}), Seating"
-    changes = Changes(tool_tabs=(round_seating_tab(settings.event_name, seating, when),
-                                 log_tab(book, (stamp, f"advance ({seating.stage})", checksum(book), written))),
-                      appends=(append,))
-    if not dry_run:
-        backend.write(changes)
+    ending = _finish(backend, book, when=when, command=f"advance ({seating.stage})", written=written,
+                     dry_run=dry_run, tabs=(round_seating_tab(settings.event_name, seating, when),),
+                     appends=(append,))
     sizes = "+".join(str(len(t.players)) for t in seating.tables)
     lines = [f"{seating.stage.capitalize()}: {len(seating.players)} players at {len(seating.tables)} "
              f"table{'s' if len(seating.tables) != 1 else ''} ({sizes}), seeds spread across the tables"]
@@ -639,7 +621,7 @@ def advance(source: str | Backend, *, absent: Sequence[str] = (), dry_run: bool 
     lines.extend(f"  {note}" for note in seating.notes)
     lines.extend(f"  table {t.number}: " + ", ".join(f"{p} ({s})" for p, s in zip(t.players, t.seeds))
                  for t in seating.tables)
-    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    lines.append(ending)
     after = "the places" if seating.stage == "final" else "the next round"
     lines.append(f"Next: type the {seating.stage} scores in Heats, then run: sheetswiss advance {backend.label} "
                  f"for {after}")
@@ -720,13 +702,10 @@ def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime |
     bracket, notes = _typed_bracket(book, event)
     sides = _cut_sides(book, event, bracket)
     when = _now(now)
-    written = "Playoffs"
-    changes = Changes(tool_tabs=(
-        playoffs_tab(event.settings.event_name, bracket, when,
-                     None if sides is None else {k: v.text for k, v in sides.items()}),
-        log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "playoffs", checksum(book, bracket.winners), written))))
-    if not dry_run:
-        backend.write(changes)
+    ending = _finish(backend, book, when=when, command="playoffs", written="Playoffs", dry_run=dry_run,
+                     tabs=(playoffs_tab(event.settings.event_name, bracket, when,
+                                        None if sides is None else {k: v.text for k, v in sides.items()}),),
+                     typed=bracket.winners)
     lines = [f"Playoff ({bracket.system}) of {len(bracket.seeds)}: " + ", ".join(
         f"{i}. {name}" for i, name in enumerate(bracket.seeds, start=1))]
     lines.extend(notes)
@@ -736,7 +715,7 @@ def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime |
         lines.extend(f"  to play: {m.id} ({m.label}) {m.a.text} v {m.b.text}"
                      + (f": {sides[m.id].text}" if sides is not None and m.id in sides else "")
                      for m in bracket.to_play)
-    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    lines.append(ending)
     return Report(tuple(lines), bracket)
 
 
@@ -783,12 +762,8 @@ def plan(source: str | Backend | None = None, *, players: int | None = None, cut
     lines = plan_text(result)
     if backend is not None and book is not None and event is not None:
         when = _now(now)
-        changes = Changes(tool_tabs=(
-            plan_tab(event.settings.event_name, lines, when),
-            log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "plan", checksum(book), "Plan"))))
-        if not dry_run:
-            backend.write(changes)
-        lines = [*lines, ("Dry run, nothing written; would write: " if dry_run else "Written: ") + "Plan, Log"]
+        lines = [*lines, _finish(backend, book, when=when, command="plan", written="Plan", dry_run=dry_run,
+                                 tabs=(plan_tab(event.settings.event_name, lines, when),))]
     return Report(tuple(lines), result)
 
 
@@ -888,10 +863,9 @@ def _fill_ratings(target: Backend, ratings: dict[str, float], dry_run: bool, whe
         lines.append(f"  kept as typed: {len(kept)} player(s) already rated")
     if unknown:
         lines.append(f"  left empty (no past games): {', '.join(unknown)}")
-    if updates and not dry_run:
-        written = f"Players.Rating for {len(updates)} player(s)"
-        target.write(Changes(updates=updates, tool_tabs=(
-            log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "rating --into", checksum(book), written)),)))
+    if updates:
+        _finish(target, book, when=when, command="rating --into", written=f"Players.Rating for {len(updates)} "
+                "player(s)", dry_run=dry_run, updates=updates)
     return lines
 
 
@@ -964,13 +938,9 @@ def register(source: str | Backend, *, from_: str | None = None, dry_run: bool =
     if not rows:
         lines.append("Nothing to add; nothing written")
         return Report(tuple(lines), plan)
-    when = _now(now)
     command = "register" + (f" --from {from_}" if from_ is not None else "")
-    changes = Changes(appends=(Append(PLAYERS, first, tuple(rows), text_columns=(name_column + 1,)),),
-                      tool_tabs=(log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", command, checksum(book), where)),))
-    if not dry_run:
-        backend.write(changes)
-    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + where + ", Log")
+    lines.append(_finish(backend, book, when=_now(now), command=command, written=where, dry_run=dry_run,
+                         appends=(Append(PLAYERS, first, tuple(rows), text_columns=(name_column + 1,)),)))
     return Report(tuple(lines), plan)
 
 
@@ -1016,12 +986,8 @@ def reports(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
     if not updates:
         lines.append("Nothing to fill; nothing written")
         return Report(tuple(lines), result)
-    when = _now(now)
-    written = f"{len(updates)} Result cell(s) in {RESULTS}"
-    if not dry_run:
-        backend.write(Changes(updates=updates, tool_tabs=(
-            log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "reports", checksum(book), written)),)))
-    lines.append(("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log")
+    lines.append(_finish(backend, book, when=_now(now), command="reports",
+                         written=f"{len(updates)} Result cell(s) in {RESULTS}", dry_run=dry_run, updates=updates))
     return Report(tuple(lines), result)
 
 
@@ -1049,13 +1015,11 @@ def slips(source: str | Backend, *, round_: int | None = None, paper: str | None
     tab = slips_tab(event, which, cast(Paper, size), when)
     count = sum(1 for row in tab.rows if row and row[0] == f"Round {which}")
     pages = max(1, -(-count // PER_PAGE[size]))
-    written = SLIPS
-    if not dry_run:
-        backend.write(Changes(tool_tabs=(tab, log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", f"slips --round {which}",
-                                                             checksum(book), written)))))
+    ending = _finish(backend, book, when=when, command=f"slips --round {which}", written=SLIPS, dry_run=dry_run,
+                     tabs=(tab,))
     lines = [f"Round {which}: {count} slips on {pages} {'A4' if size == 'a4' else 'Letter'} page(s), "
              f"{PER_PAGE[size]} to a page; print the {SLIPS} tab and cut along the dashed lines",
-             ("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log"]
+             ending]
     return Report(tuple(lines), tab)
 
 
