@@ -47,6 +47,7 @@ from .workbook.parse import (
     require_players,
 )
 from .workbook.parse_heats import parse_attendance, parse_heat_tab, parse_heats
+from .workbook.parse_playoffs import parse_playoffs
 from .workbook.render import (
     copied_tabs,
     heats_append,
@@ -442,7 +443,7 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
         table = compute_standings(event)
         end = round_end(book, event.settings.round_minutes, ends, when)
         bracket: Bracket | None = None
-        if _playoff_seeds(book):  # the playoff is what players look for now: it becomes the first page
+        if parse_playoffs(book).seeds:  # the playoff is what players look for now: it becomes the first page
             bracket, _ = _typed_bracket(book, event)
             nav = [("index.html", "Playoff"), ("pairings.html", "Pairings"), ("standings.html", "Standings")]
             pages = [pages_for.playoffs_page(event.settings.event_name, bracket, nav, when),
@@ -645,20 +646,14 @@ def _places_report(settings: Settings, result: Qualification, heats: Sequence[He
             "before by score as a share of their table winner's, then raw score"]
 
 
-def _playoff_seeds(book: Book) -> list[str]:
-    """The seeds the Playoffs tab lists (column H, numbered in G), empty before a playoff is drawn."""
-    rows = book.rows(PLAYOFFS)[2:]
-    return [cell_text(r[7]) for r in rows if len(r) > 7 and cell_text(r[7]) and cell_text(r[6]).isdigit()]
-
-
 def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
-    """The bracket as the Playoffs tab has it (its seeds and the winners typed in column E), or a new
-    one seeded from the standings' top cut."""
+    """The bracket as the Playoffs tab has it (its seeds and the winners typed there), or a new one seeded
+    from the standings' top cut."""
     from .playoffs import BadWinner, advance, new_bracket
 
     settings = event.settings
-    rows = book.rows(PLAYOFFS)[2:]
-    seeds = _playoff_seeds(book)
+    sheet = parse_playoffs(book)
+    seeds = list(sheet.seeds)
     notes = []
     if not seeds:
         table = compute_standings(event)
@@ -674,17 +669,13 @@ def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
     known = Names(seeds)
     typed: dict[str, str] = {}
     where: dict[str, str] = {}
-    for r, row in enumerate(rows, start=3):
-        match_id = cell_text(row[0]) if row else ""
-        winner = cell_text(row[4]) if len(row) > 4 else ""
-        if not match_id or not winner:
-            continue
+    for typed_winner in sheet.winners:
         try:
-            bracket.match(match_id)
+            bracket.match(typed_winner.match)
         except SheetswissError as e:
-            raise SheetswissError(f"{PLAYOFFS}!A{r}: {e}") from None
-        typed[match_id] = known.find(winner) or winner
-        where[match_id] = f"{PLAYOFFS}!E{r}"
+            raise SheetswissError(f"{typed_winner.match_cell}: {e}") from None
+        typed[typed_winner.match] = known.find(typed_winner.winner) or typed_winner.winner
+        where[typed_winner.match] = typed_winner.winner_cell
     try:
         return advance(bracket, typed), notes
     except BadWinner as e:
@@ -726,10 +717,7 @@ def _cut_sides(book: Book, event: Event, bracket: Bracket) -> dict[str, CutSide]
         return None
     from .cut_sides import chosen_corps, cut_sides
 
-    cells = [(f"{PLAYOFFS}!F{r}", cell_text(row[0]), cell_text(row[5]))
-             for r, row in enumerate(book.rows(PLAYOFFS)[2:], start=3)
-             if len(row) > 5 and row[0] is not None and cell_text(row[0]) and cell_text(row[5])]
-    return cut_sides(bracket, chosen_corps(cells, bracket))
+    return cut_sides(bracket, chosen_corps(parse_playoffs(book).corps, bracket))
 
 
 def plan(source: str | Backend | None = None, *, players: int | None = None, cut: int | None = None,
@@ -799,7 +787,7 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
                        for name, rs in recs.items()}
         places = {row.player: row.rank for row in table.rows}
         name = event.settings.event_name or backend.label
-        if _playoff_seeds(book):
+        if parse_playoffs(book).seeds:
             bracket, _ = _typed_bracket(book, event)
             if bracket.champion is None:
                 notes.append(f"{name}: the playoff is not finished, so its places come from the Swiss standings")

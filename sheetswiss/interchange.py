@@ -103,9 +103,10 @@ def identities(book: Book) -> dict[str, nrtm.Identities]:
 
 def _cut(book: Book, event: Event) -> nrtm.Cut | None:
     """The top cut as the Playoffs tab has it, with its sides in a Netrunner event; ``None`` before one."""
-    from .api import _cut_sides, _playoff_seeds, _typed_bracket
+    from .api import _cut_sides, _typed_bracket
+    from .workbook.parse_playoffs import parse_playoffs
 
-    if not _playoff_seeds(book):
+    if not parse_playoffs(book).seeds:
         return None
     bracket, _ = _typed_bracket(book, event)
     return nrtm.Cut(bracket=bracket, sides=_cut_sides(book, event, bracket) or {})

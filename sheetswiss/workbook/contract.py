@@ -18,6 +18,18 @@ __all__ = [
     "PLAN",
     "PLAYERS",
     "PLAYOFFS",
+    "PLAYOFF_A",
+    "PLAYOFF_B",
+    "PLAYOFF_BRACKET",
+    "PLAYOFF_COLUMNS",
+    "PLAYOFF_CORP",
+    "PLAYOFF_FIRST_ROW",
+    "PLAYOFF_MATCH",
+    "PLAYOFF_NOTE",
+    "PLAYOFF_ROUND",
+    "PLAYOFF_SEED",
+    "PLAYOFF_SEEDED",
+    "PLAYOFF_WINNER",
     "QUALIFIERS",
     "REPORTS",
     "RESULTS",
@@ -89,3 +101,31 @@ CONTROL_STATUS = ("Status", "Started", "Finished", "Output")
 
 CONTROL_LABELS = CONTROL_REQUEST + CONTROL_STATUS
 """Every label of the Control tab, in the order ``new`` lays them out (rows 2 on). Rows are found by label."""
+
+
+PLAYOFF_COLUMNS = ("Match", "Round", "Player A", "Player B", "Winner (type here)", "", "Seed", "Player", "")
+"""The Playoffs tab's input area, its header in row 2 under the title: the GM types each winner in column E
+(and a Netrunner cut's corp player in F); the seeds stay in G and H. The tool owns the tab and rewrites it,
+keeping what the GM typed there."""
+PLAYOFF_FIRST_ROW = 3
+"""The row of the first match and of the first seed."""
+PLAYOFF_MATCH = 1
+"""Column A: the match's id (``SF1``, ``W2-1``, ``GF``)."""
+PLAYOFF_ROUND = 2
+"""Column B: the round the match is drawn in."""
+PLAYOFF_A = 3
+"""Column C: the first side, a player or where the player comes from."""
+PLAYOFF_B = 4
+"""Column D: the second side."""
+PLAYOFF_WINNER = 5
+"""Column E: the winner, typed by the GM; read on the next run."""
+PLAYOFF_CORP = 6
+"""Column F, in a Netrunner cut: who plays the corp (RULES.md 6.8); the GM types it where the higher seed chose."""
+PLAYOFF_SEED = 7
+"""Column G: the seed's number, 1 first."""
+PLAYOFF_SEEDED = 8
+"""Column H: the seeded player, beside the number in G."""
+PLAYOFF_NOTE = 9
+"""Column I: ``walkover`` beside a match nobody has to play."""
+PLAYOFF_BRACKET = len(PLAYOFF_COLUMNS) + 1
+"""The first column of the bracket drawn to the right, one column a round."""

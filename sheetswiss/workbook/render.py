@@ -34,6 +34,18 @@ from .contract import (
     PLACES,
     PLAN,
     PLAYERS,
+    PLAYOFF_A,
+    PLAYOFF_B,
+    PLAYOFF_BRACKET,
+    PLAYOFF_COLUMNS,
+    PLAYOFF_CORP,
+    PLAYOFF_FIRST_ROW,
+    PLAYOFF_MATCH,
+    PLAYOFF_NOTE,
+    PLAYOFF_ROUND,
+    PLAYOFF_SEED,
+    PLAYOFF_SEEDED,
+    PLAYOFF_WINNER,
     PLAYOFFS,
     QUALIFIERS,
     RESULT_SCORES,
@@ -497,17 +509,8 @@ def copied_tabs(book: Book) -> tuple[Tab, ...]:
     return tuple(tabs)
 
 
-PLAYOFF_COLUMNS = ("Match", "Round", "Player A", "Player B", "Winner (type here)", "", "Seed", "Player", "")
-"""The Playoffs tab's input area: the GM types each winner in column E; seeds stay in G and H."""
-BRACKET_FIRST_COLUMN = len(PLAYOFF_COLUMNS) + 1
-
-
 _ONE_PAGE_WIDE = 160
 """Characters of column width that still print readably on one landscape page."""
-
-
-CORP_COLUMN = 6
-"""Netrunner cuts: who plays the corp in each game (RULES.md 6.8); the GM types it where the higher seed chose."""
 
 
 def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime,
@@ -518,34 +521,38 @@ def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime,
     rounds = max(m.round for m in bracket.matches)
     columns: tuple[str, ...] = PLAYOFF_COLUMNS
     if sides is not None:
-        columns = (*columns[:CORP_COLUMN - 1], "Corp (type if chosen)", *columns[CORP_COLUMN:])
+        columns = (*columns[:PLAYOFF_CORP - 1], "Corp (type if chosen)", *columns[PLAYOFF_CORP:])
     header = (*columns, *(f"Round {r}" for r in range(1, rounds + 1)))
+    first = PLAYOFF_FIRST_ROW
     grid: dict[tuple[int, int], Value] = {}
     for i, m in enumerate(bracket.matches):
-        row = 3 + i
-        for c, value in enumerate((m.id, m.round, m.a.text, m.b.text, m.winner if m.typed else None), start=1):
-            grid[row, c] = value
+        row = first + i
+        grid[row, PLAYOFF_MATCH], grid[row, PLAYOFF_ROUND] = m.id, m.round
+        grid[row, PLAYOFF_A], grid[row, PLAYOFF_B] = m.a.text, m.b.text
+        grid[row, PLAYOFF_WINNER] = m.winner if m.typed else None
         if m.walkover and not m.typed:
-            grid[row, 9] = "walkover"
+            grid[row, PLAYOFF_NOTE] = "walkover"
         if sides is not None and m.id in sides:
-            grid[row, CORP_COLUMN] = sides[m.id]
+            grid[row, PLAYOFF_CORP] = sides[m.id]
     for i, seed in enumerate(bracket.seeds):
-        grid[3 + i, 7], grid[3 + i, 8] = i + 1, seed
-    last_row = 2 + max(len(bracket.matches), len(bracket.seeds))
-    bands = [Band(3, 2 + len(bracket.matches), 5, 5, fill=NOTE_FILL),
-             *([Band(3, 2 + len(bracket.matches), CORP_COLUMN, CORP_COLUMN, fill=NOTE_FILL)] if sides else []),
-             Band(3, last_row, 2, 2, center=True), Band(3, last_row, 7, 7, center=True)]
+        grid[first + i, PLAYOFF_SEED], grid[first + i, PLAYOFF_SEEDED] = i + 1, seed
+    last_match = first - 1 + len(bracket.matches)
+    last_row = first - 1 + max(len(bracket.matches), len(bracket.seeds))
+    bands = [Band(first, last_match, PLAYOFF_WINNER, PLAYOFF_WINNER, fill=NOTE_FILL),
+             *([Band(first, last_match, PLAYOFF_CORP, PLAYOFF_CORP, fill=NOTE_FILL)] if sides else []),
+             Band(first, last_row, PLAYOFF_ROUND, PLAYOFF_ROUND, center=True),
+             Band(first, last_row, PLAYOFF_SEED, PLAYOFF_SEED, center=True)]
     depth: dict[int, int] = {}
     for m in bracket.matches:
-        column = BRACKET_FIRST_COLUMN + m.round - 1
-        top = 3 + 3 * depth.get(m.round, 0)
+        column = PLAYOFF_BRACKET + m.round - 1
+        top = first + 3 * depth.get(m.round, 0)
         depth[m.round] = depth.get(m.round, 0) + 1
         grid[top, column] = f"{m.id}: {m.a.text}"
         grid[top + 1, column] = f"v {m.b.text}" + (f"  → {m.winner}" if m.winner else "")
         bands.append(Band(top, top + 1, column, column, fill=HEADER_FILL if m.winner else CUT_FILL,
                           border_below=True, bold=m.winner is not None))
     height = max(r for r, _ in grid)
-    body = [[grid.get((r, c)) for c in range(1, len(header) + 1)] for r in range(3, height + 1)]
+    body = [[grid.get((r, c)) for c in range(1, len(header) + 1)] for r in range(first, height + 1)]
     footer = []
     if bracket.champion:
         footer.append(f"Champion: {bracket.champion}")
@@ -559,11 +566,11 @@ def playoffs_tab(event_name: str, bracket: Bracket, when: dt.datetime,
     title = f"{event_name or 'Playoffs'}: {bracket.system} playoff, {when:%Y-%m-%d %H:%M}"
     tab = tool_tab(PLAYOFFS, title, header, body, bands, footer)
     widths = list(tab.format.widths)
-    for c in range(BRACKET_FIRST_COLUMN - 1, len(widths)):
+    for c in range(PLAYOFF_BRACKET - 1, len(widths)):
         widths[c] = max(widths[c], 16)
+    typed = (PLAYOFF_WINNER, PLAYOFF_CORP) if sides is not None else (PLAYOFF_WINNER,)
     return Tab(tab.name, tab.rows, TabFormat(freeze_rows=tab.format.freeze_rows, widths=tuple(widths),
-                                             bands=tab.format.bands, landscape=True,
-                                             text_columns=(5, CORP_COLUMN) if sides is not None else (5,),
+                                             bands=tab.format.bands, landscape=True, text_columns=typed,
                                              pages_wide=1 if sum(widths) <= _ONE_PAGE_WIDE else 2))
 
 
