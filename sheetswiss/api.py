@@ -33,13 +33,12 @@ from .pairing.solver import Proof
 from .playoffs import Bracket
 from .seating import seat_heat
 from .settings import Settings
-from .standings import Standings, compute_standings, making_cut, top_cut
+from .standings import compute_standings, making_cut, top_cut
 from .standings import explain as explain_standing
 from .tiebreaks import number_text
-from .workbook.contract import GM_TABS, LOG, PLAYERS, PLAYOFFS, RESULTS
+from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
+from .workbook.locate import find_column, find_tab, last_paired, require_column
 from .workbook.parse import (
-    Columns,
-    cell_text,
     parse_event,
     parse_players,
     parse_settings_tab,
@@ -256,9 +255,8 @@ def check_pairings(source: str | Backend, *, dry_run: bool = False, now: dt.date
     backend = open_backend(source)
     book = backend.read()
     event = parse_event(book)
-    header = [cell_text(v).lower() for v in book.rows(RESULTS)[0]] if book.rows(RESULTS) else []
-    columns = {name: column_letter(header.index(name.lower()) + 1)
-               for name in ("Table", "Player A", "Player B", "Result") if name.lower() in header}
+    columns = {name: column_letter(index + 1) for name in ("Table", "Player A", "Player B", "Result")
+               if (index := find_column(book, RESULTS, name)) is not None}
     edited = edited_round(event, written_pairings(book.rows("Pairings"), event.paired_rounds), columns)
     pairing = edited.pairing
     when = _now(now)
@@ -416,14 +414,8 @@ def round_end(book: Book, round_minutes: int | None, ends: dt.time | dt.datetime
         return dt.datetime.combine(now.date(), ends)
     if round_minutes is None:
         return None
-    paired = [cell_text(r[0]) for r in book.rows(LOG)[2:] if len(r) > 1 and cell_text(r[1]).startswith("pair")]
-    if not paired:
-        return None
-    try:
-        start = dt.datetime.strptime(paired[-1], "%Y-%m-%d %H:%M:%S")
-    except ValueError:
-        return None
-    return start + dt.timedelta(minutes=round_minutes)
+    start = last_paired(book)
+    return None if start is None else start + dt.timedelta(minutes=round_minutes)
 
 
 def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time | dt.datetime | None = None) -> Report:
@@ -764,8 +756,7 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
     Players.Rating where the cell is empty, for round-1 seeding (RULES.md 2.6, 8.3): a rating the GM
     typed is kept, and players without past games are left empty and listed.
     """
-    from .history import RoundKind, history
-    from .rating import Finish, RatedEvent, RatedGame, additive_ratings, elo_ratings
+    from .rating import Finish, RatedEvent, additive_ratings, elo_ratings, final_places, match_records, rated_games
 
     events = []
     games = []
@@ -779,12 +770,7 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
         first = first or event.settings
         spelling.update((name_key(p.name), p.name) for p in event.players)
         table = compute_standings(event)
-        recs = history(event, through=table.rounds)
-        # a match, not its games (RULES.md 8.1); byes are not wins
-        match_wins = {name: sum(r.outcome == "W" and r.kind in (RoundKind.GAME, RoundKind.FORFEIT_WIN) for r in rs)
-                      for name, rs in recs.items()}
-        match_draws = {name: sum(r.outcome == "D" and r.kind is RoundKind.GAME for r in rs)
-                       for name, rs in recs.items()}
+        match_wins, match_draws = match_records(event, through=table.rounds)
         places = {row.player: row.rank for row in table.rows}
         name = event.settings.event_name or backend.label
         if parse_playoffs(book).seeds:
@@ -792,17 +778,14 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
             if bracket.champion is None:
                 notes.append(f"{name}: the playoff is not finished, so its places come from the Swiss standings")
             else:
-                places = _final_places(table, bracket.places())
+                places = final_places(table, bracket.places())
                 for m in bracket.matches:
                     if m.typed and m.winner is not None and m.a.player and m.b.player:
                         match_wins[m.winner] += 1
         finishes = tuple(Finish(player=row.player, place=places[row.player], wins=match_wins[row.player],
                                 draws=match_draws[row.player], stayed=not row.dropped) for row in table.rows)
         events.append(RatedEvent(name=name, k=event.settings.rating_k, finishes=finishes))
-        for g in event.games:
-            if g.round <= table.rounds and g.b is not None and g.result is not None and g.result.kind.name == "GAME":
-                score = {"A_WINS": Fraction(1), "B_WINS": Fraction(0)}.get(g.result.outcome.name, Fraction(1, 2))
-                games.append(RatedGame(a=g.a, b=g.b, score=score))
+        games.extend(rated_games(event, through=table.rounds))
     if first is None:
         raise SheetswissError("rating needs at least one event workbook")
     events = [replace(e, finishes=tuple(replace(f, player=spelling[name_key(f.player)]) for f in e.finishes))
@@ -823,21 +806,11 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
     return Report(tuple(lines), points)
 
 
-def _final_places(table: Standings, playoff: Mapping[PlayerId, tuple[int, int]]) -> dict[PlayerId, int]:
-    """Final places with a finished playoff (RULES.md 8.1): the playoff's places for its players (a shared
-    place at its best), then everyone else in Swiss order, tied players sharing the best place."""
-    places = {player: best for player, (best, _) in playoff.items()}
-    rest = [row for row in table.rows if row.player not in places]
-    for row in rest:
-        places[row.player] = len(playoff) + 1 + sum(other.rank < row.rank for other in rest)
-    return places
-
-
 def _fill_ratings(target: Backend, ratings: dict[str, float], dry_run: bool, when: dt.datetime) -> list[str]:
     """Write ``ratings`` into the empty Players.Rating cells of ``target`` (names matched as RULES.md 1.6)."""
     book = target.read()
     players = parse_players(book)
-    column = Columns(book, PLAYERS, ["Name", "Rating"], []).index["Rating"] + 1
+    column = require_column(book, PLAYERS, "Rating") + 1
     by_name = {name_key(name): value for name, value in ratings.items()}
     filled = [(p, round(by_name[name_key(p.name)])) for p in players
               if p.rating is None and name_key(p.name) in by_name]
@@ -877,7 +850,7 @@ def register(source: str | Backend, *, from_: str | None = None, dry_run: bool =
     if is_csv(wanted):
         registrations = Source(Path(wanted).name, read_csv(wanted))
     else:
-        tab = _find_tab(book, wanted, "--from" if from_ is not None else "Settings: registrations")
+        tab = find_tab(book, wanted, "--from" if from_ is not None else "Settings: registrations")
         if tab in GM_TABS:
             raise SheetswissError(f"--from: {tab} is one of the event's own tabs; name the form's responses tab "
                                   "or a CSV file")
@@ -891,11 +864,11 @@ def register(source: str | Backend, *, from_: str | None = None, dry_run: bool =
         paired = parse_event(book).paired_rounds
         if paired:
             joined = paired + 1
-            if "Joined" not in Columns(book, PLAYERS, ["Name"], ["Joined"]).index:
+            if find_column(book, PLAYERS, "Joined") is None:
                 raise SheetswissError(f"Players!1: round {paired} is paired, so new players are late entries and "
                                       "need a column headed Joined (their first round); add it and run again")
-    joined_column = Columns(book, PLAYERS, ["Name"], ["Joined"]).index.get("Joined")
-    name_column = Columns(book, PLAYERS, ["Name"], []).index["Name"]
+    joined_column = find_column(book, PLAYERS, "Joined")
+    name_column = require_column(book, PLAYERS, "Name")
     rows: list[tuple[Value, ...]] = []
     for new_player in plan.added:
         values = dict(new_player.values)
@@ -932,16 +905,6 @@ def register(source: str | Backend, *, from_: str | None = None, dry_run: bool =
     return Report(tuple(lines), plan)
 
 
-def _find_tab(book: Book, name: str, where: str) -> str:
-    """The tab named ``name`` (case and surrounding spaces ignored), else an error listing the tabs."""
-    if name in book.tabs:
-        return name
-    near = [t for t in book.tabs if t.strip().casefold() == name.strip().casefold()]
-    if near:
-        return near[0]
-    raise SheetswissError(f"{where}: no tab named {name!r}; the workbook's tabs: {', '.join(book.tabs)}")
-
-
 def reports(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | None = None) -> Report:
     """Fill empty Result cells from the results players reported in the Reports tab (RULES.md 10.3): when
     both players' reports agree, or one report under ``reports_needed: 1``. A result the GM typed is never
@@ -952,11 +915,11 @@ def reports(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
     backend = open_backend(source)
     book = backend.read()
     event = parse_event(book)
-    tab = _find_tab(book, event.settings.reports, "Settings: reports")
+    tab = find_tab(book, event.settings.reports, "Settings: reports")
     rows = read_reports(tab, book.rows(tab))
     result = settle(event, rows, needed=int(event.settings.reports_needed),
                     game_based=scale_for(event.settings).game_based)
-    column = Columns(book, RESULTS, ["Result"], []).index["Result"] + 1
+    column = require_column(book, RESULTS, "Result") + 1
     updates = tuple(Update(RESULTS, f.game.row, column, f.result.spelling()) for f in result.fills)
     verb = "would fill" if dry_run else "filled"
     lines = [f"Reported results in {tab}: {result.read} read; {len(result.fills)} result(s) {verb}, "

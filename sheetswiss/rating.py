@@ -21,8 +21,11 @@ from fractions import Fraction
 from typing import final
 
 from .errors import SheetswissError
-from .model import PlayerId
+from .history import RoundKind, history
+from .model import Event, PlayerId
 from .names import sort_key
+from .results import Outcome, ResultKind
+from .standings import Standings
 
 __all__ = [
     "Award",
@@ -33,7 +36,10 @@ __all__ = [
     "awards",
     "elo_ratings",
     "expected_score",
+    "final_places",
+    "match_records",
     "place_value",
+    "rated_games",
     "rating_bracket",
     "rating_difference",
 ]
@@ -145,6 +151,38 @@ def awards(event: RatedEvent, *, draw: Fraction = Fraction(1, 3), drop_bonus: bo
                          tied[f.place]),
               factor=factor)
         for f in event.finishes)
+
+
+def match_records(event: Event, *, through: int) -> tuple[dict[PlayerId, int], dict[PlayerId, int]]:
+    """Each player's matches won and drawn in rounds 1..``through`` (RULES.md 8.1): a match counts, not its
+    games; a forfeit win is a win, a bye is not (seed 002: "a bye is not a win")."""
+    records = history(event, through=through)
+    wins = {name: sum(r.outcome == "W" and r.kind in (RoundKind.GAME, RoundKind.FORFEIT_WIN) for r in rs)
+            for name, rs in records.items()}
+    draws = {name: sum(r.outcome == "D" and r.kind is RoundKind.GAME for r in rs) for name, rs in records.items()}
+    return wins, draws
+
+
+_SCORE_OF_A = {Outcome.A_WINS: Fraction(1), Outcome.B_WINS: Fraction(0)}
+"""Player A's Elo score by the game's outcome; any other outcome scores a half each (RULES.md 8.3)."""
+
+
+def rated_games(event: Event, *, through: int) -> list[RatedGame]:
+    """The games played over the board in rounds 1..``through`` with their results, for Elo (RULES.md 8.3):
+    byes and forfeits are not games."""
+    return [RatedGame(a=g.a, b=g.b, score=_SCORE_OF_A.get(g.result.outcome, Fraction(1, 2)))
+            for g in event.games
+            if g.round <= through and g.b is not None and g.result is not None and g.result.kind is ResultKind.GAME]
+
+
+def final_places(table: Standings, playoff: Mapping[PlayerId, tuple[int, int]]) -> dict[PlayerId, int]:
+    """Final places with a finished playoff (RULES.md 8.1): the playoff's places for its players (a shared
+    place at its best), then everyone else in Swiss order, tied players sharing the best place."""
+    places = {player: best for player, (best, _) in playoff.items()}
+    rest = [row for row in table.rows if row.player not in places]
+    for row in rest:
+        places[row.player] = len(playoff) + 1 + sum(other.rank < row.rank for other in rest)
+    return places
 
 
 def additive_ratings(events: Iterable[RatedEvent], *, draw: Fraction = Fraction(1, 3),
