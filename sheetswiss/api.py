@@ -23,7 +23,7 @@ from .backends.base import Append, Backend, Book, Changes, Tab, Update, Value
 from .backends.excel import ExcelBackend
 from .cut_sides import CutSide
 from .elimination import RoundSeating
-from .errors import Problems, SheetswissError, WorkbookUnavailable
+from .errors import Problems, SheetswissError, WorkbookUnavailable, first_few
 from .heats import HeatGame, Qualification
 from .heats import qualify as heat_qualify
 from .model import Event, Player, PlayerId
@@ -147,14 +147,7 @@ def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None
     if format not in ("swiss", "heats"):
         raise SheetswissError(f"unknown format {format!r}; known: swiss, heats")
     backend = open_backend(source)
-    existing: Book = Book({})
-    if isinstance(backend, ExcelBackend):
-        if backend.exists():
-            raise WorkbookUnavailable(f"{backend.label}: already exists; sheetswiss new never overwrites a workbook")
-        if not backend.path.parent.is_dir():
-            raise WorkbookUnavailable(f"{backend.path.parent}: no such folder; create it first or pick another path")
-    else:  # a Google Sheet exists already: lay the tabs into it, keeping every tab it has
-        existing = backend.read()
+    existing = backend.start_new("sheetswiss new never overwrites a workbook")  # a Google Sheet's tabs are kept
     seed = secrets.randbelow(10**6) if seed is None else seed
     tabs = template_tabs(format, seed)
     kept = [t.name for t in tabs if t.name in existing.tabs]
@@ -173,28 +166,6 @@ def new(source: str | Backend, *, format: str = "swiss", seed: int | None = None
     command = f"pair {backend.label}" if format == "swiss" else f"seat {backend.label} --heat 1"
     lines.append(f"Next: list the players in Players, then run: sheetswiss {command}")
     return Report(tuple(lines))
-
-
-def _check_listed(event: Event) -> None:
-    """Refuse an event where a player who should have played a paired round has no row in it: a deleted
-    or mistyped row would otherwise silently count as an absence and make the pair meet again."""
-    for r in range(1, event.paired_rounds + 1):
-        listed = {n for g in event.games_in(r) for n in (g.a, g.b) if n}
-        missing = [p.name for p in event.players if p.plays_in(r) and p.name not in listed]
-        if missing:
-            raise SheetswissError(
-                f"Results: round {r} has no row for {_cells(missing)} (a deleted or mistyped row?); type it "
-                "again, or a row with Result 'absent' for a player who missed the round, or set Players.Status "
-                "for one who left")
-
-
-def _missing_results(event: Event) -> list[str]:
-    return [g.cell for g in event.games if g.is_pairing and g.result is None]
-
-
-def _cells(cells: list[str], limit: int = 8) -> str:
-    shown = ", ".join(cells[:limit])
-    return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
 
 
 def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dry_run: bool = False,
@@ -216,14 +187,14 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
             from .workbook.parse import parse_present
 
             event = apply_check_in(replace(event, players=parse_players(book), waiting=()), parse_present(book))
-    missing = _missing_results(event)
+    missing = event.missing_results
     if missing:
-        raise SheetswissError(f"{_cells(missing)}: round {event.paired_rounds} has results missing; "
+        raise SheetswissError(f"{first_few(missing)}: round {event.paired_rounds} has results missing; "
                               f"type them before pairing round {event.paired_rounds + 1}")
     limit = event.settings.rounds
     if limit is not None and event.paired_rounds >= limit:
         raise SheetswissError(f"Settings: all {limit} rounds are paired (setting rounds); raise it to pair more")
-    _check_listed(event)
+    event.check_listed()
     if event.settings.check_in and not any(p.plays_in(event.paired_rounds + 1) for p in event.players):
         raise SheetswissError("Players: check_in is yes and no player is marked in the Present column; mark those "
                               "who have arrived (yes) and run again")
@@ -312,7 +283,7 @@ def _undo_last_round(book: Book, event: Event) -> tuple[Event, int, int]:
     rows = [g for g in event.games if g.round == last and g.is_pairing]
     entered = [g.cell for g in rows if g.b is not None and g.result is not None]
     if entered:
-        raise SheetswissError(f"{_cells(entered)}: round {last} has results entered; --redo only re-pairs a "
+        raise SheetswissError(f"{first_few(entered)}: round {last} has results entered; --redo only re-pairs a "
                               "round none of whose results is in")
     first = min(g.row for g in rows)
     after = [g for g in event.games if g.row > first and not (g.round == last and g.is_pairing)]
@@ -332,12 +303,12 @@ def standings(source: str | Backend, *, explain: str | None = None, dry_run: boo
     backend = open_backend(source)
     book = backend.read()
     event = parse_event(book)
-    _check_listed(event)
+    event.check_listed()
     table = compute_standings(event)
     when = _now(now)
     head = f"Standings after round {table.rounds} ({len(table.rows)} players)"
     partial = [f"  round {table.rounds + 1} is left out until its results are in: "
-               f"{_cells(_missing_results(event), 4)} empty"] if event.paired_rounds > table.rounds else []
+               f"{first_few(event.missing_results, 4)} empty"] if event.paired_rounds > table.rounds else []
     if explain:
         known = Names(p.name for p in event.players)
         player = known.find(explain)
@@ -367,15 +338,11 @@ def copy(source: str | Backend, destination: str | Backend, *, dry_run: bool = F
     """
     origin, target = open_backend(source), open_backend(destination)
     book = origin.read()
-    if isinstance(target, ExcelBackend):
-        if target.exists():
-            raise WorkbookUnavailable(f"{target.label}: already exists; copy writes a new workbook")
-    else:
-        there = target.read()
-        clash = [name for name in book.tabs if there.rows(name)]
-        if clash:
-            raise WorkbookUnavailable(f"{target.label}: already has tabs {', '.join(clash)} with data; "
-                                      "copy into an empty sheet or remove them there first")
+    there = target.start_new("copy writes a new workbook")
+    clash = [name for name in book.tabs if there.rows(name)]
+    if clash:
+        raise WorkbookUnavailable(f"{target.label}: already has tabs {', '.join(clash)} with data; "
+                                  "copy into an empty sheet or remove them there first")
     tabs = copied_tabs(book)
     if not dry_run:
         target.write(Changes(tool_tabs=tabs))

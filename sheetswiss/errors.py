@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import ParamSpec, TypeVar
 
 __all__ = ["BadSetting", "BadWorkbook", "ManyProblems", "Problems", "SheetswissError", "UnknownName",
-           "WorkbookUnavailable", "excerpt"]
+           "WorkbookUnavailable", "excerpt", "first_few"]
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -55,6 +55,16 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit] + '…'!r} ({len(text):,} characters)"
+
+
+def first_few(items: Sequence[str], limit: int = 8) -> str:
+    """The first ``limit`` of ``items`` (cells, names) joined for a message, and how many more there are.
+
+    >>> first_few(["Results!E3", "Results!E4", "Results!E5"], limit=2)
+    'Results!E3, Results!E4 and 1 more'
+    """
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
 class ManyProblems(BadWorkbook):

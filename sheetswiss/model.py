@@ -11,6 +11,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TypeAlias, final
 
+from .errors import SheetswissError, first_few
 from .results import Result
 from .settings import Settings
 
@@ -137,6 +138,23 @@ class Event:
     def games_in(self, round_: int) -> tuple[Game, ...]:
         """The Results rows of one round, in tab order."""
         return self._by_round.get(round_, ())
+
+    @cached_property
+    def missing_results(self) -> tuple[CellRef, ...]:
+        """The Result cells of paired games still empty, in tab order (byes and absences need none)."""
+        return tuple(g.cell for g in self.games if g.is_pairing and g.result is None)
+
+    def check_listed(self) -> None:
+        """Refuse an event where a player who should have played a paired round has no row in it: a deleted
+        or mistyped row would otherwise silently count as an absence and make the pair meet again."""
+        for r in range(1, self.paired_rounds + 1):
+            listed = {n for g in self.games_in(r) for n in (g.a, g.b) if n}
+            missing = [p.name for p in self.players if p.plays_in(r) and p.name not in listed]
+            if missing:
+                raise SheetswissError(
+                    f"Results: round {r} has no row for {first_few(missing)} (a deleted or mistyped row?); type "
+                    "it again, or a row with Result 'absent' for a player who missed the round, or set "
+                    "Players.Status for one who left")
 
     @cached_property
     def completed_rounds(self) -> int:

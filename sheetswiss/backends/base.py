@@ -269,6 +269,13 @@ class Backend(Protocol):
         """Every tab's values in one read."""
         ...
 
+    def start_new(self, refusal: str) -> Book:
+        """Before ``new`` or ``copy`` lays a whole workbook here: what is there already, which it keeps. A
+        file must not exist yet, and its folder must (:class:`~sheetswiss.errors.WorkbookUnavailable`,
+        ``"<file>: already exists; <refusal>"``); a Google Sheet exists before it has tabs, so its tabs
+        are read."""
+        ...
+
     def write(self, changes: Changes) -> None:
         """Apply ``changes`` all at once or not at all (:class:`~sheetswiss.errors.BadWorkbook` when an
         update's cell is not empty)."""

@@ -87,6 +87,13 @@ class ExcelBackend:
     def exists(self) -> bool:
         return self.path.exists()
 
+    def start_new(self, refusal: str) -> Book:
+        if self.exists():
+            raise WorkbookUnavailable(f"{self.label}: already exists; {refusal}")
+        if not self.path.parent.is_dir():
+            raise WorkbookUnavailable(f"{self.path.parent}: no such folder; create it first or pick another path")
+        return Book({})
+
     def _check_usable(self, writing: bool = False) -> None:
         suffix = self.path.suffix.lower()
         if suffix == ".xlsm":
