@@ -24,16 +24,16 @@ from .backends.excel import ExcelBackend
 from .cut_sides import CutSide
 from .elimination import RoundSeating
 from .errors import Problems, SheetswissError, WorkbookUnavailable, first_few
-from .heats import HeatGame, Qualification
+from .heats import Qualification
 from .heats import qualify as heat_qualify
-from .model import Event, Player, PlayerId
+from .model import Event, HeatGame, Player, PlayerId
 from .names import Names, name_key, sort_key
 from .pairing import Pairing, check_pairing, pair_round
 from .pairing.solver import Proof
 from .playoffs import Bracket
 from .seating import seat_heat
 from .settings import Settings
-from .standings import compute_standings, making_cut, top_cut
+from .standings import compute_standings, top_cut
 from .standings import explain as explain_standing
 from .tiebreaks import number_text
 from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
@@ -616,10 +616,9 @@ def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
     notes = []
     if not seeds:
         table = compute_standings(event)
-        cut = top_cut(event)
-        if cut < 2:
+        if table.cut < 2:
             raise SheetswissError("Settings: top_cut is 0, so there is no playoff; set top_cut (4, 8, 16 ...)")
-        seeds = list(making_cut(table, cut))
+        seeds = list(table.qualified)
         if settings.rounds and table.rounds < settings.rounds:
             notes.append(f"The Swiss is not finished (round {table.rounds} of {settings.rounds}): "
                          "these seeds are the current standings")

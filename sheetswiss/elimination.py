@@ -19,8 +19,8 @@ from typing import final
 
 from .errors import BadWorkbook, SheetswissError
 from .heat_methods import elimination_table
-from .heats import HeatGame, Qualification, Status, places, score_share
-from .model import PlayerId
+from .heats import Qualification, Status, places, score_share
+from .model import HeatGame, PlayerId
 from .seating import split_tables
 from .settings import Settings
 

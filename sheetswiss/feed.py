@@ -15,7 +15,7 @@ from typing import Any
 
 from .model import Event
 from .playoffs import Bracket
-from .standings import Standings, making_cut, top_cut
+from .standings import Standings
 
 __all__ = ["SCHEMA_PATH", "VERSION", "event_feed", "feed_json"]
 
@@ -31,7 +31,7 @@ def event_feed(event: Event, table: Standings, *, bracket: Bracket | None, ends:
                when: dt.datetime) -> dict[str, Any]:
     """The feed of a Swiss event: players, every paired round's games and results, the standings with their
     tiebreaks, the playoff when drawn, and the round clock when set."""
-    cut = set(making_cut(table, top_cut(event)))
+    cut = set(table.qualified)
     return {
         "schema": "sheetswiss-event",
         "version": VERSION,

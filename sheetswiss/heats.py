@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import final
 
 from .errors import BadWorkbook, SheetswissError
-from .model import CellRef, PlayerId
+from .model import HeatGame, HeatSeat, PlayerId
 from .settings import Settings
 
 __all__ = [
@@ -44,57 +44,6 @@ __all__ = [
     "qualify",
     "score_share",
 ]
-
-
-@final
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HeatSeat:
-    """One row of the Heats tab: one player at one table."""
-
-    player: PlayerId
-    score: Fraction | None = None
-    """The Score as typed, before ``score_offset``; ``None`` while empty."""
-    place: int | None = None
-    """The GM's Place, which overrides the scores (RULES.md 5.3); ``None`` while empty."""
-    row: int = 0
-    """The row in Heats."""
-    score_cell: CellRef = ""
-    """E.g. ``Heats!D12``; messages about the score name it (the player's name when empty)."""
-    place_cell: CellRef = ""
-    """E.g. ``Heats!E12``, or empty when the tab has no Place column."""
-    player_cell: CellRef = ""
-    """E.g. ``Heats!C12``: where the player's name is."""
-
-
-@final
-@dataclass(frozen=True, slots=True, kw_only=True)
-class HeatGame:
-    """One table of one heat: its players in Heats-tab order."""
-
-    heat: int
-    """The heat's number; 0 for an elimination round's table."""
-    table: int
-    seats: tuple[HeatSeat, ...]
-    stage: str = ""
-    """``quarterfinal``, ``semifinal`` or ``final`` for an elimination round's table (RULES.md 5.10); empty
-    for a heat."""
-
-    def __post_init__(self) -> None:
-        if (self.heat < 1 and not self.stage) or self.table < 1:
-            raise ValueError("heats and tables are numbered from 1")
-        names = [s.player for s in self.seats]
-        if not names or len(set(names)) != len(names):
-            raise ValueError(f"{self.label} needs players, each once")
-
-    @property
-    def label(self) -> str:
-        """``heat 2 table 3`` or ``semifinal table 1``, for messages."""
-        return f"{self.stage or f'heat {self.heat}'} table {self.table}"
-
-    @property
-    def has_results(self) -> bool:
-        """Whether any Score or Place is typed: the game is finished and counts (module docstring)."""
-        return any(s.score is not None or s.place is not None for s in self.seats)
 
 
 def _cells(seats: Iterable[HeatSeat], column: str) -> str:

@@ -1,7 +1,8 @@
 """The domain types: a validated, immutable picture of one event's workbook.
 
 ``workbook.parse`` builds these from the tabs and reports every problem with its cell; the
-``__post_init__`` checks here only re-state invariants the parser has already enforced.
+``__post_init__`` checks here only re-state invariants the parser has already enforced. A Swiss event is an
+:class:`Event`; a heat event's Heats tab is a tuple of :class:`HeatGame` tables (WBC heats, RULES.md 5).
 """
 
 from __future__ import annotations
@@ -9,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import TypeAlias, final
+from typing import NamedTuple, TypeAlias, final
 
 from .errors import SheetswissError, first_few
 from .results import Result
 from .settings import Settings
 
-__all__ = ["AvoidPair", "CellRef", "Event", "Game", "Player", "PlayerId"]
+__all__ = ["AvoidPair", "CellRef", "Event", "Game", "HeatGame", "HeatSeat", "Player", "PlayerId", "SideLabels"]
 
 PlayerId: TypeAlias = str
 """A player's name exactly as in Players!A (names are unique)."""
@@ -86,6 +87,21 @@ class Game:
         return self.b is not None or (self.result is not None and self.result.kind is ResultKind.PAB)
 
 
+class SideLabels(NamedTuple):
+    """How the pairing lists name the two sides of a table (RULES.md 3, 2.10): :attr:`Event.side_labels`."""
+
+    column: str
+    """The header of the side's column in the list by name: ``Side``, ``Sides``, ``Colour``."""
+    a_header: str
+    """Player A's column header, e.g. ``Side 1 (Player A)``."""
+    b_header: str
+    """Player B's column header."""
+    a_side: str
+    """Player A's side in the list by name: ``1``, ``1, then 2``, ``White``."""
+    b_side: str
+    """Player B's side."""
+
+
 @final
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AvoidPair:
@@ -139,6 +155,19 @@ class Event:
         """The Results rows of one round, in tab order."""
         return self._by_round.get(round_, ())
 
+    @property
+    def side_labels(self) -> SideLabels | None:
+        """Under sides or ``colours: alternate`` (RULES.md 3, 2.10): the by-name column's header, the headers of
+        Player A's and Player B's columns, and the names of their sides; ``None`` otherwise."""
+        if self.settings.sides == "single":
+            return SideLabels("Side", "Side 1 (Player A)", "Side 2 (Player B)", "1", "2")
+        if self.settings.sides == "double":
+            return SideLabels("Sides", "Player A (side 1 in game 1)", "Player B (side 1 in game 2)", "1, then 2",
+                              "2, then 1")
+        if self.settings.colours == "alternate":
+            return SideLabels("Colour", "White (Player A)", "Black (Player B)", "White", "Black")
+        return None
+
     @cached_property
     def missing_results(self) -> tuple[CellRef, ...]:
         """The Result cells of paired games still empty, in tab order (byes and absences need none)."""
@@ -165,3 +194,54 @@ class Event:
                 break
             n = r
         return n
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeatSeat:
+    """One row of the Heats tab: one player at one table."""
+
+    player: PlayerId
+    score: Fraction | None = None
+    """The Score as typed, before ``score_offset``; ``None`` while empty."""
+    place: int | None = None
+    """The GM's Place, which overrides the scores (RULES.md 5.3); ``None`` while empty."""
+    row: int = 0
+    """The row in Heats."""
+    score_cell: CellRef = ""
+    """E.g. ``Heats!D12``; messages about the score name it (the player's name when empty)."""
+    place_cell: CellRef = ""
+    """E.g. ``Heats!E12``, or empty when the tab has no Place column."""
+    player_cell: CellRef = ""
+    """E.g. ``Heats!C12``: where the player's name is."""
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HeatGame:
+    """One table of one heat: its players in Heats-tab order."""
+
+    heat: int
+    """The heat's number; 0 for an elimination round's table."""
+    table: int
+    seats: tuple[HeatSeat, ...]
+    stage: str = ""
+    """``quarterfinal``, ``semifinal`` or ``final`` for an elimination round's table (RULES.md 5.10); empty
+    for a heat."""
+
+    def __post_init__(self) -> None:
+        if (self.heat < 1 and not self.stage) or self.table < 1:
+            raise ValueError("heats and tables are numbered from 1")
+        names = [s.player for s in self.seats]
+        if not names or len(set(names)) != len(names):
+            raise ValueError(f"{self.label} needs players, each once")
+
+    @property
+    def label(self) -> str:
+        """``heat 2 table 3`` or ``semifinal table 1``, for messages."""
+        return f"{self.stage or f'heat {self.heat}'} table {self.table}"
+
+    @property
+    def has_results(self) -> bool:
+        """Whether any Score or Place is typed: the game is finished and counts (module docstring)."""
+        return any(s.score is not None or s.place is not None for s in self.seats)

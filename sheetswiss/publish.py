@@ -15,12 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import final
 
-from .heats import HeatGame, Qualification, Status
-from .model import Event
+from .heats import Qualification, Status
+from .model import Event, HeatGame
 from .names import char_folds, name_key, sort_key
 from .playoffs import Bracket
-from .standings import Standings, making_cut, top_cut
-from .workbook.render import side_labels
+from .standings import Standings
 
 __all__ = ["Page", "clock_html", "pairings_page", "playoffs_page", "qualifiers_page", "seating_page",
            "standings_page", "table_page"]
@@ -176,7 +175,7 @@ def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datet
     double-sided match has a Results row for each of its two games), and their side or colour when the
     event has them (as the Pairings tab says it)."""
     round_ = event.paired_rounds
-    labels = side_labels(event)
+    labels = event.side_labels
     rows: list[tuple[Sequence[object], str, bool]] = []
     seen = set()
     for g in event.games_in(round_):
@@ -195,7 +194,7 @@ def pairings_page(event: Event, pages: Sequence[tuple[str, str]], when: dt.datet
     rows.sort(key=lambda r: sort_key(str(r[0][0])))
     intro = f"Round {round_}: find your name for your table." if round_ else "No round is paired yet."
     title = f"Round {round_} pairings" if round_ else "Pairings"
-    header = ("Player", "Table", "Opponent", *(() if labels is None else (labels[0],)))
+    header = ("Player", "Table", "Opponent", *(() if labels is None else (labels.column,)))
     form = event.settings.report_form
     links = [(form, "Report your result")] if form and round_ else []
     clock = clock_html(round_, ends) if ends is not None and round_ else ""
@@ -224,8 +223,8 @@ def playoffs_page(event_name: str, bracket: Bracket, pages: Sequence[tuple[str, 
 
 def standings_page(event: Event, table: Standings, pages: Sequence[tuple[str, str]], when: dt.datetime) -> Page:
     """The standings with every tiebreak, the top cut shaded."""
-    cut = top_cut(event)
-    qualified = set(making_cut(table, cut))
+    cut = table.cut
+    qualified = set(table.qualified)
     record = "Games W-D-L" if event.settings.sides == "double" else "W-D-L"
     header = ("#", "Player", "Points", record, *(tb.title for tb in table.tiebreaks))
     rows: list[tuple[Sequence[object], str, bool]] = []

@@ -19,8 +19,7 @@ from typing import final
 
 from .errors import BadSetting
 from .fixed_tables import number_tables
-from .heats import HeatGame
-from .model import Player, PlayerId
+from .model import HeatGame, Player, PlayerId
 from .names import sort_key
 from .settings import Settings
 

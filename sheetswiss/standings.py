@@ -64,6 +64,13 @@ class Standings:
     chain: tuple[str, ...]
     """Canonical tiebreak names, in the order applied."""
     rows: tuple[StandingRow, ...]
+    cut: int = 0
+    """How many go on to the playoff: ``top_cut`` or its default (:func:`top_cut`, RULES.md 7.1); 0 for none."""
+
+    @property
+    def qualified(self) -> tuple[PlayerId, ...]:
+        """The players in the top :attr:`cut`, best first (:func:`making_cut`)."""
+        return making_cut(self, self.cut)
 
     @property
     def tiebreaks(self) -> tuple[Tiebreak, ...]:
@@ -165,7 +172,7 @@ def compute_standings(event: Event, *, through: int | None = None,
                 values=tuple(ranking.values[x]),
                 dropped=ctx.player[x].dropped,
             ))
-    return Standings(rounds=ctx.rounds, chain=names, rows=tuple(rows))
+    return Standings(rounds=ctx.rounds, chain=names, rows=tuple(rows), cut=top_cut(event))
 
 
 def explain(event: Event, player: PlayerId, *, through: int | None = None) -> list[str]:

@@ -1,4 +1,4 @@
-"""The Heats tab -> validated :class:`~sheetswiss.heats.HeatGame` tables (DESIGN.md section 2, RULES.md 5.3).
+"""The Heats tab -> validated :class:`~sheetswiss.model.HeatGame` tables (DESIGN.md section 2, RULES.md 5.3).
 
 Header row 1: Heat | Table | Player | Score | Place (Place optional), found by header; one row per
 player per game. Every problem is one line starting with its cells, e.g. ``Heats!D12, Heats!D14: ...``.
@@ -14,8 +14,6 @@ from fractions import Fraction
 from ..backends.base import Book, Value
 from ..errors import BadWorkbook, Problems, excerpt
 from ..heats import (
-    HeatGame,
-    HeatSeat,
     HeatsWarning,
     first_heats,
     game_points,
@@ -23,7 +21,7 @@ from ..heats import (
     place_contradiction,
     places,
 )
-from ..model import Player
+from ..model import HeatGame, HeatSeat, Player
 from ..names import Names, name_key
 from ..settings import Settings, parse_number
 from .contract import HEADERS, HEATS, PLAYERS

@@ -21,7 +21,7 @@ from ..playoffs import Bracket
 from ..scoring import scale_for
 from ..seating import Seating
 from ..settings import SPECS
-from ..standings import Standings, making_cut, top_cut
+from ..standings import Standings
 from ..tiebreaks import Kind, Tiebreak
 from .contract import (
     AVOID,
@@ -74,7 +74,6 @@ __all__ = [
     "round_append",
     "round_seating_tab",
     "seating_tab",
-    "side_labels",
     "standings_tab",
     "template_tabs",
     "tool_tab",
@@ -182,18 +181,6 @@ def _label(event: Event) -> str:
     return event.settings.event_name or "sheetswiss event"
 
 
-def side_labels(event: Event) -> tuple[str, str, str, str, str] | None:
-    """Under sides or ``colours: alternate`` (RULES.md 3, 2.10): the by-name column's header, the headers of
-    Player A's and Player B's columns, and the names of their sides; ``None`` otherwise."""
-    if event.settings.sides == "single":
-        return "Side", "Side 1 (Player A)", "Side 2 (Player B)", "1", "2"
-    if event.settings.sides == "double":
-        return "Sides", "Player A (side 1 in game 1)", "Player B (side 1 in game 2)", "1, then 2", "2, then 1"
-    if event.settings.colours == "alternate":
-        return "Colour", "White (Player A)", "Black (Player B)", "White", "Black"
-    return None
-
-
 def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
     """Pairings: the round by table, and beside it the same list by player name with the table.
 
@@ -202,7 +189,7 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
     ``sides: double`` each table is listed once: Player A plays side 1 in game 1 and Player B in game 2
     (Results has a row for each game), and the list by name says "1, then 2" or "2, then 1".
     """
-    labels = side_labels(event)
+    labels = event.side_labels
     table_of: dict[PlayerId, tuple[str, str, Value]] = {}
     side_of: dict[PlayerId, Value] = {}
     body: list[list[Value]] = []
@@ -216,7 +203,7 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
             table_of[t.a] = (str(t.number), t.b, number(pairing.scores[t.b]))
             table_of[t.b] = (str(t.number), t.a, score_a)
             if labels is not None:
-                side_of[t.a], side_of[t.b] = labels[3], labels[4]
+                side_of[t.a], side_of[t.b] = labels.a_side, labels.b_side
     width = 3 if labels is None else 4
     by_name: list[list[Value]] = []
     for name in sorted(table_of, key=sort_key):
@@ -231,9 +218,9 @@ def pairings_tab(event: Event, pairing: Pairing, when: dt.datetime) -> Tab:
         left = body[i] if i < len(body) else [None] * 5
         right = by_name[i] if i < len(by_name) else [None] * width
         grid.append([*left, None, *right])
-    a_head, b_head = ("Player A", "Player B") if labels is None else labels[1:3]
+    a_head, b_head = ("Player A", "Player B") if labels is None else (labels.a_header, labels.b_header)
     header = ("Table", a_head, "Points", b_head, "Points", "", "Player", "Table", "Opponent",
-              *(() if labels is None else (labels[0],)))
+              *(() if labels is None else (labels.column,)))
     title = f"{_label(event)}: round {pairing.round} pairings, {when:%Y-%m-%d %H:%M}"
     bands = [Band(3, 2 + rows, c, c, bold=c in (1, 8), center=True) for c in (1, 3, 5, 8)] if rows else []
     footer = list(pairing.notes)
@@ -250,8 +237,8 @@ def standings_tab(event: Event, table: Standings, when: dt.datetime) -> Tab:
     tiebreaks = table.tiebreaks
     record = "Games W-D-L" if event.settings.sides == "double" else "W-D-L"
     header = ("Rank", "Player", "Points", record, "Played", *(tb.title for tb in tiebreaks), "Status", "Cut")
-    cut = top_cut(event)
-    qualified = set(making_cut(table, cut))
+    cut = table.cut
+    qualified = set(table.qualified)
     last_in_cut = max((i + 1 for i, row in enumerate(table.rows) if row.player in qualified), default=0)
     body: list[list[Value]] = []
     for row in table.rows:

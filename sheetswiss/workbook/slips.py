@@ -18,7 +18,6 @@ from ..scoring import scale_for
 from ..tiebreaks import event_chain
 from ..tiebreaks.scores import SCORE_TIEBREAKS
 from .contract import SLIPS, TOOL_NOTE
-from .render import side_labels
 
 __all__ = ["PER_PAGE", "SLIP_ROWS", "Paper", "slips_tab"]
 
@@ -47,8 +46,8 @@ def _scored(event: Event) -> bool:
 
 def slips_tab(event: Event, round_: int, paper: Paper, when: dt.datetime) -> Tab:
     """The Slips tab for ``round_``: one slip per table that has a game (a bye needs none)."""
-    labels = side_labels(event)
-    a_label, b_label = ("Player A", "Player B") if labels is None else (labels[3], labels[4])
+    labels = event.side_labels
+    a_label, b_label = ("Player A", "Player B") if labels is None else (labels.a_side, labels.b_side)
     if labels is not None and event.settings.sides == "single":
         a_label, b_label = "Side 1", "Side 2"
     elif labels is not None and event.settings.sides == "double":
