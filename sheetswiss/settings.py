@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeAlias, final
+from typing import Any, Literal, TypeAlias, final, get_args, get_origin, get_type_hints
 
 from .errors import BadSetting, Problems, UnknownName, excerpt
 
@@ -32,6 +32,79 @@ def parse_number(text: str) -> Fraction:
         raise ValueError(f"{excerpt(text)} is not a number") from None
 
 
+# The choices of the settings that take one of a few words, as types: the registry below reads each from
+# its alias, and a comparison with a word that is not one of them fails mypy.
+
+EventFormat: TypeAlias = Literal["swiss", "heats"]
+"""How the event is played: Swiss rounds, or WBC-style heats."""
+PointsPreset: TypeAlias = Literal["armati", "chess", "magic", "hct", "game12", "netrunner", "custom"]
+"""A point scale by name, for ``points`` and ``pairing_points``; ``custom`` takes the three ``*_points`` settings
+(RULES.md 1.3)."""
+ScaleCheck: TypeAlias = Literal["error", "warn", "off"]
+"""What a custom scale that breaks the scale rules does (RULES.md 1.4)."""
+Unplayed: TypeAlias = Literal["fide2023", "fide2026", "fide2009", "points"]
+"""How byes and forfeits count in opponent-based tiebreaks (RULES.md 4.2)."""
+SodosDraws: TypeAlias = Literal["zero", "half"]
+"""SODOS (Sum of Defeated Opponents' Scores): what a drawn opponent adds (RULES.md 4.4)."""
+ProgressAfterDrop: TypeAlias = Literal["continue", "stop"]
+"""The progressive score after a drop: the frozen total keeps adding, or stops (RULES.md 4.5)."""
+DirectEncounterRule: TypeAlias = Literal["fide", "all_met", "separates", "pair"]
+"""When direct encounter decides a tie (RULES.md 4.6)."""
+MtrFloor: TypeAlias = Literal["1/3", "0.33"]
+"""MTR (Magic: The Gathering Tournament Rules): the lowest a percentage counts as (RULES.md 4.8)."""
+MagicByes: TypeAlias = Literal["mtr", "exclude"]
+"""How a bye counts in Magic's percentages (RULES.md 4.8)."""
+HctFloor: TypeAlias = Literal["-3", "-2", "none"]
+"""HCT (Hearthstone Championship Tour): the floor of a T1 value (RULES.md 4.9)."""
+FirstRound: TypeAlias = Literal["rating", "random"]
+"""How round 1 is paired (RULES.md 2.6)."""
+AvoidSameClub: TypeAlias = Literal["no", "first_round", "always"]
+"""Whether club-mates are kept apart (RULES.md 2.7)."""
+LateEntryPoints: TypeAlias = Literal["zero", "draw"]
+"""What a round before a late entry's first round is worth (RULES.md 2.9)."""
+ScoreDistance: TypeAlias = Literal["groups", "wins", "points"]
+"""How far apart two scores are for the pairing (RULES.md 2.2)."""
+RematchFallback: TypeAlias = Literal["fewest", "error"]
+"""A round that cannot avoid a rematch: pair the fewest, or stop (RULES.md 2.3)."""
+AvoidFallback: TypeAlias = Literal["error", "fewest"]
+"""A round that needs a pair of the Avoid tab: stop, or pair the fewest (RULES.md 2.12)."""
+ByeChoice: TypeAlias = Literal["lowest_ranked", "random_lowest_group"]
+"""Who gets the PAB (pairing-allocated bye) (RULES.md 2.4)."""
+WithinGroup: TypeAlias = Literal["slide", "fold", "random"]
+"""How a score group is paired within itself (RULES.md 2.5)."""
+Colours: TypeAlias = Literal["none", "alternate"]
+"""Whether colours alternate (RULES.md 2.10)."""
+Sides: TypeAlias = Literal["none", "single", "double"]
+"""A game's sides: none, one game a round, or a game on each side (RULES.md 3)."""
+SideCost: TypeAlias = Literal["power", "linear"]
+"""How the side cost grows with an imbalance (RULES.md 3)."""
+SideBiasMeasure: TypeAlias = Literal["max", "sum"]
+"""How a player's side imbalance is measured (RULES.md 3)."""
+HeatMethod: TypeAlias = Literal["hmw", "hsw", "hmw-p", "hmw-t", "hwo"]
+"""A heat event's advancement method: HMW (Heats: Most Wins), HSW (Heats: Single Win), HMW-P (HMW, then place
+points), HMW-T (HMW's "Timing" variant) and HWO (heat winners only) (RULES.md 5.8)."""
+ScoreOrder: TypeAlias = Literal["high", "low"]
+"""Whether the high or the low score wins a heat game (RULES.md 5.3)."""
+AbsentWinner: TypeAlias = Literal["runner_up", "none"]
+"""Who takes an absent table winner's seat (RULES.md 5.10)."""
+FinalFill: TypeAlias = Literal["allowed", "full", "none"]
+"""How the final's empty seats are filled (RULES.md 5.10)."""
+HeatRanking: TypeAlias = Literal["latto", "precedence"]
+"""How heat players are ranked (RULES.md 5.6)."""
+Precedence: TypeAlias = Literal["seed003", "wbc2008"]
+"""The precedence of heat results (RULES.md 5.6)."""
+PlayoffSystem: TypeAlias = Literal["single", "magic_top2", "mcintyre8", "mcintyre4", "double", "mulligan"]
+"""The playoff's bracket (RULES.md 6)."""
+BracketOrder: TypeAlias = Literal["fold", "ncaa"]
+"""How seeds are placed in the bracket (RULES.md 6.1)."""
+RatingDraw: TypeAlias = Literal["1/3", "1/2", "0"]
+"""What a draw is worth in the W x V rating (RULES.md 8.1)."""
+ReportsNeeded: TypeAlias = Literal["2", "1"]
+"""How many players' reports fill a result (RULES.md 10.3)."""
+Paper: TypeAlias = Literal["letter", "a4"]
+"""The paper result slips are printed on (RULES.md 10.4)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Choice:
     """Reads one of ``values``, case ignored."""
@@ -45,8 +118,9 @@ class _Choice:
         return value
 
 
-def _choice(*values: str) -> _Choice:
-    return _Choice(values)
+def _choice(alias: Any) -> _Choice:
+    """The reader of a choice setting, from its ``Literal`` alias: the alias's values, in their order."""
+    return _Choice(tuple(get_args(alias)))
 
 
 def _yes_no(text: str) -> bool:
@@ -251,14 +325,14 @@ class SettingSpec:
         return f"{self.description} Type: {', '.join(values[:-1])} or {values[-1]}."
 
 
-POINT_PRESETS = ("armati", "chess", "magic", "hct", "game12", "netrunner", "custom")
+POINT_PRESETS: tuple[str, ...] = get_args(PointsPreset)
 
 SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("event_name", "My event", _text, "The event's name, shown at the top of the tool's tabs.",
                 ("swiss", "heats")),
-    SettingSpec("format", "swiss", _choice("swiss", "heats"),
+    SettingSpec("format", "swiss", _choice(EventFormat),
                 "swiss: rounds paired by score; heats: WBC-style multi-player heats.", ("swiss", "heats")),
-    SettingSpec("points", "armati", _choice(*POINT_PRESETS),
+    SettingSpec("points", "armati", _choice(PointsPreset),
                 "Point scale: armati 2/1/0, chess 1/0.5/0, magic 3/1/0, hct 1/-/0, game12 (12 points split "
                 "by game score), netrunner 3/1/0 a game ranked by SoS and ESoS, custom (the three settings below).",
                 section="1.3"),
@@ -270,11 +344,11 @@ SPECS: tuple[SettingSpec, ...] = (
                 section="1.3"),
     SettingSpec("bye_points", "", _number,
                 "Points for a pairing-allocated bye; empty: the scale's own (a win's points).", section="1.3"),
-    SettingSpec("scale_check", "error", _choice("error", "warn", "off"),
+    SettingSpec("scale_check", "error", _choice(ScaleCheck),
                 "A custom scale that breaks the scale rules (win > draw > loss, enough spread, draws worth half): "
                 "stop with an error, warn, or off.",
                 section="1.4"),
-    SettingSpec("pairing_points", "", _choice(*POINT_PRESETS),
+    SettingSpec("pairing_points", "", _choice(PointsPreset),
                 "Scale the pairing uses, as points; empty: the points scale (2/1/0 for game12 and range scales).",
                 section="1.5"),
     SettingSpec("rounds", "", _int(1), "Number of Swiss rounds planned; empty: not fixed.", section="7"),
@@ -287,60 +361,60 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("round_weights", "", _round_weights,
                 "SoS and ESoS (netrunner): rounds that count less, e.g. 6: 1/2 for a half round of one game; "
                 "empty: every round weighs 1.", section="4.12"),
-    SettingSpec("unplayed", "", _choice("fide2023", "fide2026", "fide2009", "points"),
+    SettingSpec("unplayed", "", _choice(Unplayed),
                 "How byes and forfeits count in opponent-based tiebreaks: points (simple), fide2023 "
                 "(FIDE C.07 Art. 16), fide2026 (its capped dummy) or fide2009 (virtual opponent); "
                 "empty: fide2023 for chess, else points.", section="4.2"),
-    SettingSpec("sodos_draws", "zero", _choice("zero", "half"),
+    SettingSpec("sodos_draws", "zero", _choice(SodosDraws),
                 "SODOS: drawn opponents add nothing (zero) or half their score (half).", section="4.4"),
-    SettingSpec("progress_after_drop", "continue", _choice("continue", "stop"),
+    SettingSpec("progress_after_drop", "continue", _choice(ProgressAfterDrop),
                 "Progress after a drop: keep adding the frozen total each round, or stop.", section="4.5"),
-    SettingSpec("de_rule", "fide", _choice("fide", "all_met", "separates", "pair"),
+    SettingSpec("de_rule", "fide", _choice(DirectEncounterRule),
                 "Direct encounter: FIDE C.07 Art. 6, only if all met, only if it separates, or two players only.",
                 section="4.6"),
-    SettingSpec("mtr_floor", "1/3", _choice("1/3", "0.33"),
+    SettingSpec("mtr_floor", "1/3", _choice(MtrFloor),
                 "Magic percentages (omw, gwp, ogw): the lowest value a player's percentage counts as.",
                 section="4.8"),
-    SettingSpec("magic_byes", "mtr", _choice("mtr", "exclude"),
+    SettingSpec("magic_byes", "mtr", _choice(MagicByes),
                 "Magic percentages: a bye counts as a 2-0 win (mtr) or is left out of the percentages (exclude).",
                 section="4.8"),
-    SettingSpec("hct_floor", "-3", _choice("-3", "-2", "none"),
+    SettingSpec("hct_floor", "-3", _choice(HctFloor),
                 "Hearthstone T1: the least one opponent's wins minus losses can add (-3, -2, or none).",
                 section="4.9"),
-    SettingSpec("first_round", "", _choice("rating", "random"),
+    SettingSpec("first_round", "", _choice(FirstRound),
                 "Round 1: by rating (top half v bottom half) or random; empty: rating if every player has one.",
                 section="2.6"),
-    SettingSpec("avoid_same_club", "no", _choice("no", "first_round", "always"),
+    SettingSpec("avoid_same_club", "no", _choice(AvoidSameClub),
                 "Keep players of the same club apart: no, in round 1 only, or every round (below score).",
                 section="2.7"),
     SettingSpec("accelerated", "no", _yes_no,
                 "Accelerated pairing: a virtual win for the top half by rating in rounds 1 and 2.", section="2.8"),
-    SettingSpec("late_entry_points", "zero", _choice("zero", "draw"),
+    SettingSpec("late_entry_points", "zero", _choice(LateEntryPoints),
                 "Points for each round before a late entry's first: zero, or a draw's.", section="2.9"),
-    SettingSpec("score_distance", "groups", _choice("groups", "wins", "points"),
+    SettingSpec("score_distance", "groups", _choice(ScoreDistance),
                 "Score cost measures distance in score groups, in wins, or in raw points.", section="2.2"),
-    SettingSpec("rematch_fallback", "fewest", _choice("fewest", "error"),
+    SettingSpec("rematch_fallback", "fewest", _choice(RematchFallback),
                 "When no pairing avoids every rematch: allow the fewest, or stop with an error.", section="2.3"),
-    SettingSpec("avoid_fallback", "error", _choice("error", "fewest"),
+    SettingSpec("avoid_fallback", "error", _choice(AvoidFallback),
                 "When no pairing keeps every pair of the Avoid tab apart: stop with an error naming the pair, or "
                 "allow the fewest such pairs, like rematches.", section="2.12"),
-    SettingSpec("bye_choice", "lowest_ranked", _choice("lowest_ranked", "random_lowest_group"),
+    SettingSpec("bye_choice", "lowest_ranked", _choice(ByeChoice),
                 "Who gets the bye: the lowest-ranked eligible player, or a random one of the lowest group.",
                 section="2.4"),
-    SettingSpec("within_group", "slide", _choice("slide", "fold", "random"),
+    SettingSpec("within_group", "slide", _choice(WithinGroup),
                 "Inside a score group: top half v bottom half (slide), 1st v last (fold), or random.",
                 section="2.5"),
-    SettingSpec("colours", "none", _choice("none", "alternate"),
+    SettingSpec("colours", "none", _choice(Colours),
                 "Colours (ordinary Swiss): none, or alternate (Player A is White; no three in a row, never "
                 "more than two more of one colour).", section="2.10"),
-    SettingSpec("sides", "none", _choice("none", "single", "double"),
+    SettingSpec("sides", "none", _choice(Sides),
                 "Sides (e.g. corp/runner): none; single (one game a round, Player A plays side 1; each pair "
                 "meets at most twice, once each way); double (two games a round, one on each side, two "
                 "Results rows per table, each game scored on its own).", section="3"),
-    SettingSpec("side_cost", "power", _choice("power", "linear"),
+    SettingSpec("side_cost", "power", _choice(SideCost),
                 "sides single: the cost of worsening a side imbalance: power (base to the imbalance) or linear "
                 "(base times it).", section="3"),
-    SettingSpec("side_bias_measure", "max", _choice("max", "sum"),
+    SettingSpec("side_bias_measure", "max", _choice(SideBiasMeasure),
                 "sides single: imbalance of a pair measured by the larger of the two (max) or their sum.",
                 section="3"),
     SettingSpec("side_cost_base", "8", _side_cost_base,
@@ -348,7 +422,7 @@ SPECS: tuple[SettingSpec, ...] = (
                 section="3"),
     SettingSpec("seed", "", _int(0), "Random seed: the same workbook and seed give the same pairings.",
                 ("swiss", "heats"), "2.11"),
-    SettingSpec("method", "HMW", _choice("hmw", "hsw", "hmw-p", "hmw-t", "hwo"),
+    SettingSpec("method", "HMW", _choice(HeatMethod),
                 "HMW (heats: most wins), HSW (heats: single win, a first-heat win outranks two wins), HMW-P "
                 "(most wins, then place points 1000/100/10/1), HMW-T (winners and runners-up eligible) or HWO "
                 "(winners only).", ("heats",), "5.8"),
@@ -367,7 +441,7 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("heat_third_5", "0", _number, "Points for third place at a 5-player table.", ("heats",), "5.2"),
     SettingSpec("heat_second_factor", "10", _number,
                 "A second place also scores this times (own score / winner's score).", ("heats",), "5.2"),
-    SettingSpec("score_order", "high", _choice("high", "low"),
+    SettingSpec("score_order", "high", _choice(ScoreOrder),
                 "high: the highest score wins; low: the lowest score wins.", ("heats",), "5.3"),
     SettingSpec("table_sizes", "3,4", _table_sizes,
                 "Allowed players per table, comma-separated (2 to 5); seat fills the largest first.",
@@ -388,30 +462,30 @@ SPECS: tuple[SettingSpec, ...] = (
     SettingSpec("quarterfinal", "", _int(2),
                 "Seats in a quarterfinal before the semifinal (Splendor: 27/36/48/64); empty: none.",
                 ("heats",), "5.10"),
-    SettingSpec("absent_winner", "runner_up", _choice("runner_up", "none"),
+    SettingSpec("absent_winner", "runner_up", _choice(AbsentWinner),
                 "An absent winner's seat in the next round: the closest runner-up of their table (runner_up), or "
                 "left empty (none).", ("heats",), "5.10"),
-    SettingSpec("final_fill", "allowed", _choice("allowed", "full", "none"),
+    SettingSpec("final_fill", "allowed", _choice(FinalFill),
                 "Fewer semifinal winners than final_size: the closest runners-up fill the final to the smallest "
                 "allowed table size (allowed), to final_size (full), or not at all (none).", ("heats",), "5.10"),
     SettingSpec("plaques", "6", _plaques, "Places listed in the Places tab (the plaques, 1 to 6).",
                 ("heats",), "5.11"),
     SettingSpec("alternates", "4", _int(0), "Alternates listed in order after the qualifiers.", ("heats",), "5.5"),
-    SettingSpec("ranking", "latto", _choice("latto", "precedence"),
+    SettingSpec("ranking", "latto", _choice(HeatRanking),
                 "latto: rank by total points (disagreements with the precedence are listed); precedence: rank by "
                 "the precedence, then total points.", ("heats",), "5.6"),
-    SettingSpec("precedence", "seed003", _choice("seed003", "wbc2008"),
+    SettingSpec("precedence", "seed003", _choice(Precedence),
                 "seed003: wins, then win in first heat entered; wbc2008: WBC's eight HMW steps.", ("heats",), "5.6"),
-    SettingSpec("playoff", "single", _choice("single", "magic_top2", "mcintyre8", "mcintyre4", "double", "mulligan"),
+    SettingSpec("playoff", "single", _choice(PlayoffSystem),
                 "Playoff after the Swiss: single (elimination), magic_top2 (seeds 1-2 into the semifinals), "
                 "mcintyre8, mcintyre4, double (elimination), mulligan (single elimination after a mulligan round "
                 "whose losers start again in round 1).", ("swiss",), "6"),
-    SettingSpec("bracket_order", "fold", _choice("fold", "ncaa"),
+    SettingSpec("bracket_order", "fold", _choice(BracketOrder),
                 "Elimination draw: fold (1-8, 4-5, 2-7, 3-6) or ncaa (seed 2 at the bottom).", ("swiss",), "6.1"),
     SettingSpec("bracket_reset", "yes", _yes_no,
                 "Double elimination: a second grand final if the losers' bracket champion wins the first.",
                 ("swiss",), "6.6"),
-    SettingSpec("rating_draw", "1/3", _choice("1/3", "1/2", "0"),
+    SettingSpec("rating_draw", "1/3", _choice(RatingDraw),
                 "W x V rating: what a drawn match adds to W (1/3, 1/2 or 0 of a win).", (), "8.1"),
     SettingSpec("rating_drop_bonus", "yes", _yes_no,
                 "W x V rating: W's +1 only for players who stayed to the end (no: for everyone).", (), "8.1"),
@@ -424,12 +498,12 @@ SPECS: tuple[SettingSpec, ...] = (
                 "others are listed as not checked in.", (), "10.2"),
     SettingSpec("reports", "Reports", _text,
                 "reports: the tab with the results players report (a Google Form's responses tab).", (), "10.3"),
-    SettingSpec("reports_needed", "2", _choice("2", "1"),
+    SettingSpec("reports_needed", "2", _choice(ReportsNeeded),
                 "reports: 2: a result is filled in when both players' reports agree; 1: one report is enough.",
                 (), "10.3"),
     SettingSpec("report_form", "", _address,
                 "The address of the form players report results with; the players' page links to it.", (), "10.3"),
-    SettingSpec("paper", "letter", _choice("letter", "a4"),
+    SettingSpec("paper", "letter", _choice(Paper),
                 "slips: the paper the result slips are laid out for: letter (five a page) or a4 (six a page).",
                 (), "10.4"),
     SettingSpec("round_minutes", "", _int(1),
@@ -477,40 +551,40 @@ class Settings:
     """The parsed Settings tab. ``None`` means "not set": the rule that decides is in each field's spec."""
 
     event_name: str = "My event"
-    format: str = "swiss"
-    points: str = "armati"
+    format: EventFormat = "swiss"
+    points: PointsPreset = "armati"
     win_points: PointRange | None = None
     draw_points: PointRange | None = None
     loss_points: PointRange | None = None
     bye_points: Fraction | None = None
-    scale_check: str = "error"
-    pairing_points: str | None = None
+    scale_check: ScaleCheck = "error"
+    pairing_points: PointsPreset | None = None
     rounds: int | None = None
     top_cut: int | None = None
     tiebreaks: tuple[str, ...] | None = None
-    unplayed: str | None = None
-    sodos_draws: str = "zero"
-    progress_after_drop: str = "continue"
-    de_rule: str = "fide"
-    mtr_floor: str = "1/3"
-    magic_byes: str = "mtr"
-    hct_floor: str = "-3"
-    first_round: str | None = None
-    avoid_same_club: str = "no"
+    unplayed: Unplayed | None = None
+    sodos_draws: SodosDraws = "zero"
+    progress_after_drop: ProgressAfterDrop = "continue"
+    de_rule: DirectEncounterRule = "fide"
+    mtr_floor: MtrFloor = "1/3"
+    magic_byes: MagicByes = "mtr"
+    hct_floor: HctFloor = "-3"
+    first_round: FirstRound | None = None
+    avoid_same_club: AvoidSameClub = "no"
     accelerated: bool = False
-    late_entry_points: str = "zero"
-    score_distance: str = "groups"
-    rematch_fallback: str = "fewest"
-    avoid_fallback: str = "error"
-    bye_choice: str = "lowest_ranked"
-    within_group: str = "slide"
-    colours: str = "none"
-    sides: str = "none"
-    side_cost: str = "power"
-    side_bias_measure: str = "max"
+    late_entry_points: LateEntryPoints = "zero"
+    score_distance: ScoreDistance = "groups"
+    rematch_fallback: RematchFallback = "fewest"
+    avoid_fallback: AvoidFallback = "error"
+    bye_choice: ByeChoice = "lowest_ranked"
+    within_group: WithinGroup = "slide"
+    colours: Colours = "none"
+    sides: Sides = "none"
+    side_cost: SideCost = "power"
+    side_bias_measure: SideBiasMeasure = "max"
     side_cost_base: Fraction = Fraction(8)
     seed: int = 0
-    method: str = "hmw"
+    method: HeatMethod = "hmw"
     heat_first_win: Fraction = Fraction(1500)
     heat_hsw_first_win: Fraction = Fraction(5000)
     heat_win: Fraction = Fraction(1000)
@@ -519,7 +593,7 @@ class Settings:
     heat_second_5: Fraction = Fraction(100)
     heat_third_5: Fraction = Fraction(0)
     heat_second_factor: Fraction = Fraction(10)
-    score_order: str = "high"
+    score_order: ScoreOrder = "high"
     table_sizes: tuple[int, ...] = (3, 4)
     score_offset: Fraction = Fraction(0)
     ratio_cap: Fraction | None = Fraction(10)
@@ -528,25 +602,25 @@ class Settings:
     semifinal: int | None = None
     final_size: int | None = None
     quarterfinal: int | None = None
-    absent_winner: str = "runner_up"
-    final_fill: str = "allowed"
+    absent_winner: AbsentWinner = "runner_up"
+    final_fill: FinalFill = "allowed"
     plaques: int = 6
     alternates: int = 4
-    ranking: str = "latto"
-    precedence: str = "seed003"
-    playoff: str = "single"
-    bracket_order: str = "fold"
+    ranking: HeatRanking = "latto"
+    precedence: Precedence = "seed003"
+    playoff: PlayoffSystem = "single"
+    bracket_order: BracketOrder = "fold"
     bracket_reset: bool = True
-    rating_draw: str = "1/3"
+    rating_draw: RatingDraw = "1/3"
     rating_drop_bonus: bool = True
     rating_k: Fraction = Fraction(8)
     elo_k: Fraction = Fraction(20)
     elo_start: Fraction = Fraction(1500)
     check_in: bool = False
     round_minutes: int | None = None
-    paper: str = "letter"
+    paper: Paper = "letter"
     reports: str = "Reports"
-    reports_needed: str = "2"
+    reports_needed: ReportsNeeded = "2"
     report_form: str = ""
     registrations: str = "Form Responses 1"
     registration_name: str = ""
@@ -570,6 +644,18 @@ class Settings:
 
 
 assert {f.name for f in dataclasses.fields(Settings)} == set(_BY_KEY), "SPECS and Settings disagree"
+
+
+def _choices(annotation: Any) -> tuple[str, ...]:
+    """The words a field's type allows: its ``Literal``'s values (``None`` left out); empty for other types."""
+    if get_origin(annotation) is Literal:
+        return get_args(annotation)
+    return tuple(v for a in get_args(annotation) if a is not type(None) for v in _choices(a))
+
+
+_HINTS = get_type_hints(Settings)
+assert all(_choices(_HINTS[spec.key]) == (spec.parse.values if isinstance(spec.parse, _Choice) else ())
+           for spec in SPECS), "a choice setting's Literal type and its registry values disagree"
 
 
 def parse_settings(rows: Iterable[tuple[int, str, str]], tab: str = "Settings", *, key_column: str = "A",

@@ -10,18 +10,17 @@ a page) or A4 (six; the sheet is taller) paper (RULES.md 10.4).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
 
 from ..backends.base import Band, Tab, TabFormat, Value
 from ..model import Event
 from ..scoring import scale_for
+from ..settings import Paper
 from ..tiebreaks import event_chain
 from ..tiebreaks.scores import SCORE_TIEBREAKS
 from .contract import SLIPS, TOOL_NOTE
 
 __all__ = ["PER_PAGE", "SLIP_ROWS", "Paper", "slips_tab"]
 
-Paper = Literal["letter", "a4"]
 
 SLIP_ROWS = 7
 """Rows of one slip, its cut line included."""
