@@ -1,4 +1,5 @@
-"""sheetswiss: Swiss pairings, standings and WBC heat qualification inside the GM's own spreadsheet.
+"""sheetswiss: Swiss pairings, standings and WBC (World Boardgaming
+Championships) heat qualification inside the GM's (game master's) own spreadsheet.
 
 The library API lives in :mod:`sheetswiss.api` (one function per command); the ``sheetswiss``
 command is a thin layer over it.

@@ -1,5 +1,9 @@
 """The library API: one function per command, each read -> parse -> compute -> render -> write once.
 
+Words used below: GM, the game master who runs the event and owns the workbook; W x V, seed 002's additive
+rating (a player's wins W times the value V of their final place, RULES.md 8.1); HMW and HSW (Heats: Most
+Wins, Heats: Single Win), the WBC (World Boardgaming Championships) heat methods (RULES.md 5.8).
+
 >>> import tempfile, pathlib
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "club.xlsx"
 >>> print(new(str(path), seed=7).text())            # doctest: +ELLIPSIS

@@ -1,7 +1,11 @@
 """The ``sheetswiss`` command: a thin layer over :mod:`sheetswiss.api`, one verb per function.
 
-Bad input a GM can fix is one line on stderr and exit 2; anything unexpected is logged with its
-traceback and reported as one line naming the log, exit 1.
+Bad input a GM (game master: who runs the event) can fix is one line on stderr and exit 2; anything unexpected is
+logged with its traceback and reported as one line naming the log, exit 1.
+
+Words in the help texts: WBC, the World Boardgaming Championships, whose heat methods HMW (Heats: Most Wins)
+and HSW (Heats: Single Win) the heat commands follow (RULES.md 5); TRF, FIDE's Tournament Report File; W x V,
+the additive rating of RULES.md 8.1 (wins W times the value V of a final place).
 """
 
 from __future__ import annotations

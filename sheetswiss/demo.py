@@ -1,11 +1,11 @@
 """Sample events played through the same library calls the commands use.
 
-``sheetswiss demo`` creates a 40-player Swiss workbook (ratings and clubs, one late entry, one
-drop), then round by round pairs, types simulated results into Results as a GM would, and finally
-writes the standings. ``sheetswiss demo --format heats`` seats a 60-player WBC-style event over four
-heats, types simulated scores into Heats, and ranks the qualifiers. ``sheetswiss demo --format wbc``
-plays a 60-player, 3-heat HMW-P event from the first heat to the plaques: heats, qualifiers, the
-semifinal (one qualifier absent, so the first alternate plays), the final and the places.
+``sheetswiss demo`` creates a 40-player Swiss workbook (ratings and clubs, one late entry, one drop), then round by
+round pairs, types simulated results into Results as a GM would, and finally writes the standings. ``sheetswiss demo
+--format heats`` seats a 60-player WBC-style (World Boardgaming Championships) event over four heats, types
+simulated scores into Heats, and ranks the qualifiers. ``sheetswiss demo --format wbc`` plays a 60-player, 3-heat
+HMW-P (Heats: Most Wins, then place points, RULES.md 5.8) event from the first heat to the plaques: heats,
+qualifiers, the semifinal (one qualifier absent, so the first alternate plays), the final and the places.
 """
 
 from __future__ import annotations

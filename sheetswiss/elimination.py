@@ -1,9 +1,10 @@
 """After the heats: the elimination rounds (quarterfinal, semifinal, final) and the final places.
 
-RULES.md 5.10 and 5.11. The rounds are a chain of table rounds: the first is seated from the
+RULES.md 5.10 and 5.11, for the heat methods of WBC (World Boardgaming Championships) events such as HMW
+(Heats: Most Wins). The rounds are a chain of table rounds: the first is seated from the
 qualifiers present (an absent qualifier's seat goes to the next alternate present, in order), each
 next one from the winners before it. Seeds (the heat ranking) are spread across the tables in a
-snake. The GM types the scores in Heats as in a heat; places come from them as in a heat
+snake. The GM (game master) types the scores in Heats as in a heat; places come from them as in a heat
 (:func:`~sheetswiss.heats.places`). After the final: places 1 to ``plaques``, the final table's
 order first, then the runners-up of the round before, by their score as a share of their table
 winner's, then by raw score.

@@ -1,10 +1,12 @@
-"""WBC heat methods: one registry of heat tiebreaks, and each method as an eligibility rule plus a chain.
+"""WBC (World Boardgaming Championships) heat methods: one registry of heat tiebreaks, and each method as an
+eligibility rule plus a chain.
 
-RULES.md 5.8-5.10. A heat tiebreak is a small function of one player's heats, higher is better,
-registered by name like the Swiss tiebreaks (:mod:`sheetswiss.tiebreaks`). A method (HMW, HSW,
-HMW-P, HMW-T, HWO) says who may advance and in which order of tiebreaks players are compared; the
-``gm_tiebreak`` setting fills the method's GM-specific step. :func:`advancement` then decides how
-many seats the first elimination round has (the BPA cap, whole tables, too few for a semifinal).
+RULES.md 5.8-5.10. A heat tiebreak is a small function of one player's heats, higher is better, registered by
+name like the Swiss tiebreaks (:mod:`sheetswiss.tiebreaks`). A method (HMW: Heats, Most Wins; HSW: Heats, Single
+Win; HMW-P: HMW then place points; HMW-T: HMW's "Timing" variant; HWO: heat winners only) says who may advance
+and in which order of tiebreaks players are compared; the ``gm_tiebreak`` setting fills the method's step left
+to the GM (game master). :func:`advancement` then decides how many seats the first elimination round has (the
+BPA's cap, the Boardgame Players Association's half of the field; whole tables, too few for a semifinal).
 """
 
 from __future__ import annotations

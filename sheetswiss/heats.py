@@ -1,7 +1,9 @@
-"""WBC heat qualification: places, Latto points, totals, ranking, inversions, qualifiers (RULES.md section 5).
+"""WBC (World Boardgaming Championships) heat qualification: places, Latto points, totals, ranking, inversions,
+qualifiers (RULES.md section 5).
 
-Seed 003 (Andy Latto's Thurn & Taxis rules): each game finished first or second scores a bonus plus a
-score ratio; the total over all heats ranks the players; the top ``qualifiers`` go to the semifinal.
+Seed 003 (Andy Latto's Thurn & Taxis rules): each game finished first or second scores a bonus plus a score ratio;
+the total over all heats ranks the players; the top ``qualifiers`` go to the semifinal. HMW (Heats: Most Wins) and
+HSW (Heats: Single Win) are the methods named here; every method's rules are in :mod:`sheetswiss.heat_methods`.
 Every constant is a setting (RULES.md section 9) and all arithmetic is exact (``Fraction``).
 
 A table is *finished* once any Score or Place of it is typed; then every Score must be. A table with

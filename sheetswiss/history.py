@@ -1,4 +1,5 @@
-"""Each player's rounds, one record a round, as RULES.md 1.2 classifies them.
+"""Each player's rounds, one record a round, as RULES.md 1.2 classifies them: a game, a forfeit, a PAB
+(pairing-allocated bye), a requested half or zero bye, a round before a late entry, an absence.
 
 Every later computation (scores, pairing, tiebreaks) reads these records, never the raw Results rows.
 """

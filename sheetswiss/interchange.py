@@ -1,4 +1,6 @@
-"""``export`` and ``import``: an event to and from the files other tools read (RULES.md section 11).
+"""``export`` and ``import``: an event to and from the files other tools read (RULES.md section 11): FIDE's
+TRF (Tournament Report File) and Netrunner's results JSON, whose SoS and ESoS (strength of schedule and its
+extended form) are compared with the event's own.
 
 Same pipeline as every command: the backend reads the workbook, the parser builds the event, the
 standings are computed, a format module (:mod:`sheetswiss.formats`) turns them into text, and the

@@ -2,7 +2,8 @@
 
 ``workbook.parse`` builds these from the tabs and reports every problem with its cell; the
 ``__post_init__`` checks here only re-state invariants the parser has already enforced. A Swiss event is an
-:class:`Event`; a heat event's Heats tab is a tuple of :class:`HeatGame` tables (WBC heats, RULES.md 5).
+:class:`Event`; a heat event's Heats tab is a tuple of :class:`HeatGame` tables (the heats of WBC, the World
+Boardgaming Championships, RULES.md 5). A PAB is a pairing-allocated bye.
 """
 
 from __future__ import annotations

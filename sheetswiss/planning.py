@@ -1,10 +1,10 @@
 """Round planning: how many Swiss rounds for how many players and which cut (RULES.md section 7).
 
-Four views, side by side: Magic's table (7.1), the Swiss triangle of records by expectation and by
-an integer model (7.2), seed 000's "x-1 is safe, x-2 is not" (7.3), and the rounds a single winner
-needs with seed 004's warnings (7.4). A prize-by-record table (seed 000's closing proposal) prices
-prizes attached to records. :func:`plan` gathers what the ``plan`` command prints; :func:`plan_text`
-says it in lines. All counts are exact (``Fraction``); they are rounded only for display.
+Four views, side by side: Magic's table (7.1, from the MTR, Magic: The Gathering Tournament Rules), the Swiss
+triangle of records by expectation and by an integer model (7.2), seed 000's "x-1 is safe, x-2 is not" (7.3), and
+the rounds a single winner needs with seed 004's warnings (7.4). A prize-by-record table (seed 000's closing
+proposal) prices prizes attached to records. :func:`plan` gathers what the ``plan`` command prints;
+:func:`plan_text` says it in lines. All counts are exact (``Fraction``); they are rounded only for display.
 
 >>> p = plan(88, top_cut=8)
 >>> p.rounds, p.integer

@@ -1,5 +1,7 @@
 """Playoffs after the Swiss: elimination brackets, Magic's protected top two, McIntyre (RULES.md section 6).
 
+A WBC (World Boardgaming Championships) style double elimination and a mulligan bracket are among the systems.
+
 A bracket is plain data built from two inputs only: the seeds (the final Swiss ranks, best first) and
 the winners typed so far, match by match. :func:`new_bracket` lays the bracket out; :func:`advance`
 applies typed winners and returns a new bracket, so a Playoffs tab is rebuilt from scratch on every

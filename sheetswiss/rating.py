@@ -1,5 +1,8 @@
 """Ratings across events: seed 002's additive W × V, and Elo for round-1 seeding (RULES.md section 8).
 
+W × V: each event a player earns W (match wins, draws at a fraction, +1 for staying to the end) times V (the
+value of the final place in a bracket of the event's size), scaled by the event's K/8.
+
 Inputs are plain data a caller reads from past workbooks: per event, each player's final place,
 match wins and draws and whether they stayed to the end (:class:`Finish`); per game, the two
 players and the score (:class:`RatedGame`). W × V is exact (``Fraction``). Elo is not: its expected

@@ -1,4 +1,5 @@
-"""What a GM types in a Result cell, read from Player A's side (RULES.md 1.1).
+"""What a GM (game master) types in a Result cell, read from Player A's side (RULES.md 1.1): a game, a forfeit,
+or a bye: a PAB (pairing-allocated bye), a half bye or a zero bye.
 
 >>> Result.parse(" ½ ")
 Result.parse('1/2')

@@ -1,5 +1,6 @@
 """Point scales (RULES.md 1.3 to 1.5): what a win, a draw, a loss and a bye are worth, and the checks
-a custom scale and a separate pairing scale must pass.
+a custom scale and a separate pairing scale must pass. A PAB is a pairing-allocated bye; MTR are Magic: The
+Gathering's Tournament Rules, the ``magic`` preset's source.
 
 A scale gives each result class a range of values: one value for the fixed presets, 8..12 for a
 ``game12`` win, and whatever ranges a custom scale sets (``win_points: 28..30``).

@@ -2,6 +2,12 @@
 
 The registry :data:`SPECS` is the single list of settings: ``new`` writes it into the template with
 each description, and :func:`parse_settings` checks a GM's tab against it.
+
+The descriptions use the sources' short names: PAB, a pairing-allocated bye; SODOS, the sum of defeated
+opponents' scores; SoS and ESoS, Netrunner's strength of schedule and its extended form; MTR, Magic: The
+Gathering's Tournament Rules; HCT, the Hearthstone Championship Tour; HMW and HSW (Heats: Most Wins, Heats:
+Single Win), the heat methods of WBC, the World Boardgaming Championships; W x V, the additive rating of
+RULES.md 8.1 (wins W times the value V of a final place).
 """
 
 from __future__ import annotations

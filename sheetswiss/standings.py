@@ -1,4 +1,5 @@
-"""Standings: points, then the tiebreak chain, as FIDE C.07 Art. 4.2 applies it (RULES.md 4.1).
+"""Standings: points, then the tiebreak chain, as FIDE C.07 Art. 4.2 applies it (RULES.md 4.1). A PAB
+(pairing-allocated bye) scores ``bye_points``; how it counts in each tiebreak is the ``unplayed`` setting's.
 
 The pairing uses :func:`compute_standings` row order as the ranking inside a score group, so the
 order is fully deterministic: players still tied after the whole chain share a rank and are listed

@@ -1,5 +1,9 @@
 """Netrunner's results JSON, as Cobra exports it and Always Be Running imports it (RULES.md 11.2).
 
+Called NRTM after NetRunner Tournament Manager, the app that first wrote it. SoS is the strength of schedule
+and ESoS the extended strength of schedule, Netrunner's tiebreaks as Cobra computes them (RULES.md 4.12); a
+PAB is a pairing-allocated bye.
+
 The shape (Cobra's ``NrtmJson``): ``name``, ``date``, ``cutToTop``, ``preliminaryRounds``,
 ``tournamentOrganiser``, ``players`` (``id``, ``name``, ``rank``, ``corpFaction``, ``corpIdentity``,
 ``runnerFaction``, ``runnerIdentity``, ``matchPoints``, ``strengthOfSchedule``,

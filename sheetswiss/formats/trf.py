@@ -4,7 +4,7 @@ A TRF is fixed-column text (FIDE Handbook C.04 Annex 2, TRF16; TRF26 adds the to
 142 rounds, 162 scoring system, 202 tie-breaks, and ``###`` comment lines). Each player is one ``001``
 record: starting rank (columns 5-8), name (15-47), rating (49-52), points (81-84), rank (86-89), then
 ten columns a round from column 92: the opponent's starting rank (``0000`` for none), the colour
-(``w``, ``b``, ``-``) and the result code (RULES.md 11.1).
+(``w``, ``b``, ``-``) and the result code (RULES.md 11.1; ``U`` is a PAB, a pairing-allocated bye).
 
 :func:`write` turns an event into TRF text; :func:`read` parses TRF text, reporting an unreadable
 record as one line naming its line and column; :func:`workbook_rows` turns a parsed file into the

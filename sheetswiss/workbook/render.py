@@ -1,7 +1,8 @@
 """Model -> tabs: plain values and a backend-neutral format for each tab the tool writes.
 
 Tool-owned tabs carry a title row saying who wrote them and that edits there are overwritten,
-a bold frozen header, fitted column widths and number formats.
+a bold frozen header, fitted column widths and number formats. The Qualifiers tab says how a heat event
+ranked: HMW or HSW (Heats: Most Wins, Heats: Single Win, RULES.md 5.8) by Latto points, or a method's own chain.
 """
 
 from __future__ import annotations
