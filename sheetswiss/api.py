@@ -962,7 +962,7 @@ def watch(source: str | Backend, out: str | Path | None = None, *, every: float 
     from .watch import Watcher
 
     backend = open_backend(source)
-    sheet = not isinstance(backend, ExcelBackend)
+    sheet = backend.remote
     if every is None:
         every = 5.0 if sheet else 2.0
     if every < (5 if sheet else 0.2):

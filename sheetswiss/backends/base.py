@@ -261,6 +261,11 @@ class Backend(Protocol):
         """How messages name it: the file's path or the sheet's key."""
         ...
 
+    @property
+    def remote(self) -> bool:
+        """Read over the network, within a quota of requests (a Google Sheet), rather than a local file."""
+        ...
+
     def exists(self) -> bool:
         """Whether there is a workbook to read."""
         ...

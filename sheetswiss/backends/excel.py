@@ -84,6 +84,10 @@ class ExcelBackend:
     def label(self) -> str:
         return str(self.path)
 
+    @property
+    def remote(self) -> bool:
+        return False
+
     def exists(self) -> bool:
         return self.path.exists()
 

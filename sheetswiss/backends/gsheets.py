@@ -468,6 +468,10 @@ class GoogleSheetsBackend:
     def _sheets(self) -> dict[str, dict[str, Any]]:
         return {s["properties"]["title"]: s["properties"] for s in self._metadata().get("sheets", [])}
 
+    @property
+    def remote(self) -> bool:
+        return True
+
     def exists(self) -> bool:
         self._metadata()
         return True
