@@ -44,29 +44,45 @@ def _result(rng: random.Random, rating_a: int, rating_b: int) -> str:
     return "1-0" if roll < expected else "0-1"
 
 
-def run(directory: str | Path, *, seed: int = 2026, progress: Callable[[str], None] = print) -> api.Report:
-    """Create ``directory/sheetswiss-demo.xlsx`` and play it through; return the final standings report."""
+def _start(directory: str | Path, name: str, event_format: str, seed: int,
+           settings: dict[str, Value]) -> tuple[Path, ExcelBackend]:
+    """A new workbook ``directory/name`` (any old one removed) as ``sheetswiss new`` makes it, with
+    ``settings`` typed into Settings as a GM would."""
     folder = Path(directory)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "sheetswiss-demo.xlsx"
+    path = folder / name
     path.unlink(missing_ok=True)
-    source = str(path)
-    api.new(source, seed=seed)
+    api.new(str(path), format=event_format, seed=seed)
     backend = ExcelBackend(path)
+    backend.fill_cells("Settings", {f"B{r}": settings[str(row[0])]
+                                    for r, row in enumerate(backend.read().rows("Settings")[1:], start=2)
+                                    if row and str(row[0]) in settings})
+    return path, backend
+
+
+def _type_players(backend: ExcelBackend, players: list[tuple[str, int, str]], *, ratings: bool,
+                  late: str | None = None) -> None:
+    """Type the players' names and clubs (and ``ratings``) into Players; ``late`` joins in round 2."""
+    typed: dict[str, Value] = {}
+    for r, (name, rating, club) in enumerate(players, start=2):
+        typed[f"A{r}"] = name
+        if ratings:
+            typed[f"B{r}"] = rating
+        typed[f"C{r}"] = club
+        if name == late:
+            typed[f"E{r}"] = 2
+    backend.fill_cells("Players", typed)
+
+
+def run(directory: str | Path, *, seed: int = 2026, progress: Callable[[str], None] = print) -> api.Report:
+    """Create ``directory/sheetswiss-demo.xlsx`` and play it through; return the final standings report."""
+    path, backend = _start(directory, "sheetswiss-demo.xlsx", "swiss", seed,
+                           {"event_name": "sheetswiss demo open", "rounds": ROUNDS, "top_cut": 8,
+                            "avoid_same_club": "first_round"})
+    source = str(path)
     players = _players(seed)
     late, leaving = players[5][0], players[11][0]
-    book = backend.read()
-    wanted: dict[str, Value] = {"event_name": "sheetswiss demo open", "rounds": ROUNDS, "top_cut": 8,
-              "avoid_same_club": "first_round"}
-    backend.fill_cells("Settings", {f"B{r}": wanted[str(row[0])]
-                                    for r, row in enumerate(book.rows("Settings")[1:], start=2)
-                                    if row and str(row[0]) in wanted})
-    typed_players: dict[str, Value] = {}
-    for r, (name, rating, club) in enumerate(players, start=2):
-        typed_players.update({f"A{r}": name, f"B{r}": rating, f"C{r}": club})
-        if name == late:
-            typed_players[f"E{r}"] = 2
-    backend.fill_cells("Players", typed_players)
+    _type_players(backend, players, ratings=True, late=late)
     ratings = {name: rating for name, rating, _ in players}
     progress(f"Demo event: {len(players)} players, {ROUNDS} rounds, in {path}")
     for round_ in range(1, ROUNDS + 1):
@@ -93,37 +109,18 @@ HEATS = 4
 def run_heats(directory: str | Path, *, seed: int = 2026, progress: Callable[[str], None] = print) -> api.Report:
     """Create ``directory/sheetswiss-heats-demo.xlsx`` (60 players, 4 heats) and play it through;
     return the qualifiers report."""
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "sheetswiss-heats-demo.xlsx"
-    path.unlink(missing_ok=True)
+    path, backend = _start(directory, "sheetswiss-heats-demo.xlsx", "heats", seed,
+                           {"event_name": "sheetswiss demo heats"})
     source = str(path)
-    api.new(source, format="heats", seed=seed)
-    backend = ExcelBackend(path)
-    book = backend.read()
-    backend.fill_cells("Settings", {f"B{r}": "sheetswiss demo heats"
-                                    for r, row in enumerate(book.rows("Settings")[1:], start=2)
-                                    if row and row[0] == "event_name"})
     players = _players(seed, 60)
-    typed: dict[str, Value] = {}
-    for r, (name, _, club) in enumerate(players, start=2):
-        typed.update({f"A{r}": name, f"C{r}": club})
-    backend.fill_cells("Players", typed)
+    _type_players(backend, players, ratings=False)
     progress(f"Demo heat event: {len(players)} players, {HEATS} heats, in {path}")
     rng = random.Random(f"{seed}:demo:heats")
     for heat in range(1, HEATS + 1):
         present = sorted(rng.sample([name for name, _, _ in players], rng.randrange(24, 41)))
         report = api.seat(source, heat=heat, players=present)
         progress(f"  {report.lines[0]}")
-        tables: dict[Value, list[int]] = {}
-        for r, row in enumerate(backend.read().rows("Heats")[1:], start=2):
-            if row[0] == heat:
-                tables.setdefault(row[1], []).append(r)
-        scores: dict[str, Value] = {}
-        for rows in tables.values():  # distinct scores at a table, so places need no GM tiebreak
-            drawn = rng.sample(range(20, 61), len(rows))
-            scores.update({f"D{r}": points for r, points in zip(rows, drawn, strict=True)})
-        backend.fill_cells("Heats", scores)
+        _type_scores(backend, heat, rng)
     final = api.qualify(source)
     progress(f"Finished: {path}")
     return final
@@ -148,22 +145,11 @@ def _type_scores(backend: ExcelBackend, heat: Value, rng: random.Random) -> None
 def run_wbc(directory: str | Path, *, seed: int = 2026, progress: Callable[[str], None] = print) -> api.Report:
     """Create ``directory/sheetswiss-wbc-demo.xlsx`` (60 players, 3 heats, HMW-P) and play it from the first
     heat to the plaques; return the places report."""
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "sheetswiss-wbc-demo.xlsx"
-    path.unlink(missing_ok=True)
+    path, backend = _start(directory, "sheetswiss-wbc-demo.xlsx", "heats", seed,
+                           {"event_name": "sheetswiss demo WBC", "method": "HMW-P", "gm_tiebreak": "margin"})
     source = str(path)
-    api.new(source, format="heats", seed=seed)
-    backend = ExcelBackend(path)
-    wanted: dict[str, Value] = {"event_name": "sheetswiss demo WBC", "method": "HMW-P", "gm_tiebreak": "margin"}
-    backend.fill_cells("Settings", {f"B{r}": wanted[str(row[0])]
-                                    for r, row in enumerate(backend.read().rows("Settings")[1:], start=2)
-                                    if row and str(row[0]) in wanted})
     players = _players(seed, 60)
-    typed: dict[str, Value] = {}
-    for r, (name, _, club) in enumerate(players, start=2):
-        typed.update({f"A{r}": name, f"C{r}": club})
-    backend.fill_cells("Players", typed)
+    _type_players(backend, players, ratings=False)
     progress(f"Demo WBC event: {len(players)} players, {WBC_HEATS} heats, HMW-P, in {path}")
     rng = random.Random(f"{seed}:demo:wbc")
     for heat in range(1, WBC_HEATS + 1):
