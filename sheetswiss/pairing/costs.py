@@ -172,7 +172,9 @@ class Costs:
         """Side bias (games as side 1 less games as side 2, RULES.md 3; White as side 1, 2.10)."""
         self._white_ok = np.array([colour_ok(seq, 1) for seq in seqs] + [True] * (n % 2), dtype=bool)
         self._black_ok = np.array([colour_ok(seq, 2) for seq in seqs] + [True] * (n % 2), dtype=bool)
-        self._due = np.array([due_colour(seq) or 0 for seq in seqs] + [0] * (n % 2), dtype=np.int64)
+        self.due = [due_colour(seq) or 0 for seq in seqs] + [0] * (n % 2)
+        """Each node's due colour (RULES.md 2.10): 1 White, 2 Black, 0 none."""
+        self._due = np.array(self.due, dtype=np.int64)
         self.met: list[set[int]] = [set() for _ in range(n)]
         """The positions each player has met (RULES.md 2.3)."""
         for pair in state.met:

@@ -69,7 +69,7 @@ import numpy as np
 
 from .blossom import SPLIT, Matcher, Nesting
 from .costs import Costs, pair_draw
-from .levels import BALANCE, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
+from .levels import BALANCE, COLOUR_PREF, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
 from .state import RoundState
 
 if TYPE_CHECKING:
@@ -93,6 +93,10 @@ _WIDE = 1 << 60 + SPLIT
 """Potentials below this in size are checked with numpy, split in two 64-bit integers."""
 _LOW = (1 << SPLIT) - 1
 _HIGH = 24
+"""Inside a group the check pairs this many players of the highest potentials with everyone."""
+_WARM = 2000
+"""A widening by at most this many pairs carries on from the last solve (each added pair repaired); more
+start afresh from the closed-form duals."""
 """Inside a group the check pairs this many players of the highest potentials with everyone."""
 
 
@@ -319,6 +323,10 @@ class Solver:
                 proposed.append((nodes[p], nodes[q]))
                 continue
             proposed.append(self._walks(g, nodes))
+        if c.mode == "colours" and c.pattern in ("slide", "fold"):
+            for g, mem in enumerate(c.members):
+                if len(mem) > 2 * _WINDOW + 8:
+                    proposed.append(self._colour_ranks(mem, c.half[g]))
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
             best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP)
@@ -340,6 +348,39 @@ class Solver:
                     break
             proposed.append(_product(list(chosen), [c.bye]))
         self._add(np.concatenate([a for a, _ in proposed]), np.concatenate([b for _, b in proposed]))
+
+    def _colour_ranks(self, mem: Sequence[int], half: int) -> tuple[np.ndarray, np.ndarray]:
+        """Under ``colours: alternate``: the pattern pairs the upper half of a group with the lower half, and
+        between two sorted rows of places the cheapest matching by distance keeps their order, so the k-th
+        player of the upper half due White is the natural partner of the k-th player of the lower half not
+        due White (the last one counting up, under ``fold``), and likewise for Black (RULES.md 2.5, 2.10).
+        Each player gets those partners of ranks k - ``_WINDOW`` to k + ``_WINDOW``."""
+        c = self.c
+        nodes = np.array(mem, dtype=np.int64)
+        due = np.array([c.due[v] for v in mem], dtype=np.int64)
+        places = np.arange(len(mem), dtype=np.int64)
+        rows: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        top, bottom = places < half, places >= half
+        for colour, upper_side, lower_side, turn in ((1, top, bottom, False), (2, top, bottom, False),
+                                                     (1, top, top, True), (2, top, top, True),
+                                                     (1, bottom, bottom, True), (2, bottom, bottom, True)):
+            upper = places[upper_side & (due == colour)]
+            lower = places[lower_side & (due != colour)]
+            if turn != (c.pattern == "fold"):
+                lower = lower[::-1]
+            if not len(upper) or not len(lower):
+                continue
+            excess = len(lower) - len(upper)
+            near = np.arange(-_WINDOW, _WINDOW + 1)
+            shift = np.unique(np.concatenate([near, near + excess]))
+            rank = np.arange(len(upper), dtype=np.int64)[:, None] + shift[None, :]
+            ok = (rank >= 0) & (rank < len(lower))
+            rows.append(nodes[np.broadcast_to(upper[:, None], rank.shape)[ok]])
+            cols.append(nodes[lower[rank[ok]]])
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(rows), np.concatenate(cols)
 
     def _walks(self, g: int, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The pairs of group ``g`` (``nodes``, in ranking order) that G' takes: from each place p, for each
@@ -473,6 +514,24 @@ class Solver:
         self._clean_cache[g] = out
         return out
 
+    def _colour_lifts(self) -> dict[int, int]:
+        """Under ``colours: alternate``, in a group where more players are due one colour than all the others
+        together, some of them must meet each other at the colour preference level (RULES.md 2.10): their
+        start potentials rise by about that level's multiplier (the even number at or below it) and the
+        others' fall by as much, which keeps every pair of the group feasible and the pairs between
+        differently due players as tight as before."""
+        c = self.c
+        lifts: dict[int, int] = {}
+        if c.mode != "colours":
+            return lifts
+        level = c.multipliers[COLOUR_PREF] & ~1  # even: every potential keeps its parity (:mod:`.blossom`)
+        for mem in c.members:
+            due = [c.due[v] for v in mem]
+            for colour in (1, 2):
+                if 2 * due.count(colour) > len(mem):
+                    lifts.update({v: level if c.due[v] == colour else -level for v in mem})
+        return lifts
+
     def _matcher(self) -> Matcher:
         """G' with start duals: the ideal pairs matched under a staircase of potentials (the upper member
         of a pair in group g gets -(g+1) * 2**17, the lower one twice the pair's cost plus as much, so that
@@ -491,6 +550,13 @@ class Solver:
                 step = (c.group_of[u] + 1) << 17
                 d[u], d[v] = -step, 2 * self.edges[u, v] + step
                 placed[u] = placed[v] = True
+        lifts = self._colour_lifts()
+        for v, lift in lifts.items():
+            if placed[v]:
+                d[v] += lift
+        for u, v in ideal.items():  # a pair that the lifts left loose starts free
+            if lifts.get(u, 0) + lifts.get(v, 0):
+                m.mate[u] = -1
         for v in range(c.nodes):
             if not placed[v]:
                 d[v] = min((w - d[x] for x, w in m.adj[v].items() if placed[x]), default=0)
@@ -542,12 +608,21 @@ class Solver:
     def _settle(self) -> tuple[Matcher, list[tuple[int, int, int]]] | None:
         """Solve G' and widen it by the pairs of G whose dual constraint fails, until none does (no
         violations returned) or the rounds run out (the last violations); ``None`` when G has no perfect
-        matching. Each round solves afresh from the closed-form start: repairing the previous duals
-        pair by pair frees many players and makes the search rebuild large blossoms over and over."""
+        matching. A round that adds few pairs carries on from the previous solve, each added pair repaired
+        (:meth:`Matcher.repair`); one that adds many solves afresh from the closed-form start, as repairing
+        the previous duals pair by pair would free many players and make the search rebuild large blossoms
+        over and over."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
+        m: Matcher | None = None
         for attempt in range(_ROUNDS):
-            m = self._matcher()
+            if m is None or len(bad) > _WARM:
+                m = self._matcher()
+            else:
+                for _, i, j in bad:
+                    if (i, j) in self.edges:
+                        m.add_edge(i, j, 2 * self.edges[i, j])
+                        m.repair(i, j)
             stuck = m.run()
             while stuck:
                 if not self._widen_rows(m, stuck, reach):
@@ -561,6 +636,7 @@ class Solver:
                 self.progress(f"widening the candidate graph ({attempt + 1}): {len(bad)} pairs")
             self._add(np.array([i for _, i, _ in bad], dtype=np.int64),
                       np.array([j for _, _, j in bad], dtype=np.int64))
+        assert m is not None
         return m, bad
 
     # -- certificate -----------------------------------------------------------------------------------
