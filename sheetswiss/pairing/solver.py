@@ -50,10 +50,13 @@ failing pair is repaired by lowering one end's potential.
 Events with two edges per pair (``colours: alternate``, RULES.md 2.10; ``sides: single``, 3) go the same
 way: a pair's cost is the cheaper of its two assignments, at least its pattern and draw inside a group and its
 float levels between groups, so the certificate holds as it stands, and the candidate graph takes each
-player's nearest partners without a colour or side cost as its clean ones. Under ``sides: single`` the side
-cost sits at the score level, and pairs of equal bias cost more than a float: the search then
-reaches across the field, so fields up to ``_COMPLETE`` nodes are solved on the complete graph, which is
-faster there (the proof names the method).
+player's nearest partners without a colour or side cost as its clean ones. Both modes pair classes of
+players (due White or Black; side bias below or above 0) in order: between two sorted rows of players the
+cheapest matching by a convex cost of distance keeps their order, so the candidate graph also holds each
+player's partners of nearby rank in the other class (:meth:`Solver._colour_ranks`, :meth:`Solver._side_ranks`).
+Under ``sides: single`` the side cost sits at the score level, and pairs of equal bias cost more than a
+float: floats are everywhere, so there are no boundary duals, and fields up to ``_COMPLETE`` nodes are
+solved on the complete graph, about as fast there (the proof names the method).
 """
 
 from __future__ import annotations
@@ -255,6 +258,8 @@ class Solver:
         or the cheapest bye without its draw (2.4) for the bye boundary. Every crossing pair costs at least
         that, so the reduced costs of single floats stay >= 0."""
         c = self.c
+        if c.mode == "sides":  # floats are everywhere (:meth:`_side_ranks`): no boundary is crossed once only
+            return
         span = c.groups + (1 if c.bye >= 0 else 0)
         sizes = [len(m) for m in c.members] + ([1] if c.bye >= 0 else [])
         prefix = 0
@@ -327,6 +332,8 @@ class Solver:
             for g, mem in enumerate(c.members):
                 if len(mem) > 2 * _WINDOW + 8:
                     proposed.append(self._colour_ranks(mem, c.half[g]))
+        if c.mode == "sides":
+            proposed.append(self._side_ranks())
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
             best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP)
@@ -378,6 +385,39 @@ class Solver:
             ok = (rank >= 0) & (rank < len(lower))
             rows.append(nodes[np.broadcast_to(upper[:, None], rank.shape)[ok]])
             cols.append(nodes[lower[rank[ok]]])
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(rows), np.concatenate(cols)
+
+    def _side_ranks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Under ``sides: single`` the side cost sits at the score level and a pair of opposite side biases
+        costs nothing there (RULES.md 3), so players cross score groups to meet one: between the players due
+        side 1 (negative bias) and those due side 2 (positive), each in ranking order, the cheapest matching by
+        score distance (a convex cost of the distance) keeps their order. Each player due side 1 gets the
+        players due side 2 of ranks k - ``_WINDOW`` to k + ``_WINDOW`` (counted from either end), and every
+        player its nearest ones of its own bias and of bias 0."""
+        c = self.c
+        bias = np.array(c.bias, dtype=np.int64)
+        everyone = np.arange(c.n, dtype=np.int64)
+        rows: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        near = np.arange(-_WINDOW, _WINDOW + 1, dtype=np.int64)
+
+        def align(first: np.ndarray, second: np.ndarray, offsets: np.ndarray) -> None:
+            if not len(first) or not len(second):
+                return
+            rank = np.arange(len(first), dtype=np.int64)[:, None] + offsets[None, :]
+            ok = (rank >= 0) & (rank < len(second))
+            rows.append(np.broadcast_to(first[:, None], rank.shape)[ok])
+            cols.append(second[rank[ok]])
+
+        ones, twos = everyone[bias < 0], everyone[bias > 0]
+        align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
+        for b in np.unique(bias).tolist():
+            same = everyone[bias == b]
+            align(same, same, near[near > 0])
+            if b:
+                align(same, everyone[bias == 0], near)
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
