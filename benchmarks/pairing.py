@@ -15,11 +15,12 @@ States (built by a plain greedy pairer here, not by the engine, so they do not f
 * ``single`` and ``double``: round 10 under ``sides: single`` and ``sides: double``, magic points;
 * ``accel``: round 2 of an accelerated event.
 
-Columns: ``sec`` (state building included), ``MiB`` the peak traced memory (a second run), ``gap`` the proven
-distance to the optimum (0: proven optimal, ``?``: no bound), ``rem`` the rematches, ``cost`` the level totals
-that differ in practice (score / float height / club / colour / float balance / who floats / pattern); ``sp``
-columns are swisspair's, ``x`` its time over ours, and the last column says whether ours costs at most
-swisspair's (it must: ours is the proven minimum).
+Columns: ``sec`` wall-clock seconds and ``cpu`` this process's CPU seconds (state building included; on a
+machine shared with other work, compare ``cpu``), ``MiB`` the peak traced memory (a second run), ``gap`` the
+proven distance to the optimum (0: proven optimal, ``?``: no bound), ``rem`` the rematches, ``cost`` the level
+totals that differ in practice (score / float height / club / colour / float balance / who floats / pattern);
+``sp`` columns are swisspair's (its CPU seconds, measured in the same run), ``x`` our CPU time over its, and
+the last column says whether ours costs at most swisspair's (it must: ours is the proven minimum).
 """
 
 from __future__ import annotations
@@ -161,7 +162,7 @@ def totals(event: Event, pairs: list[tuple[str, str | None]]) -> tuple[int, ...]
 
 
 def swisspair_pairs(event: Event) -> tuple[list[tuple[str, str | None]], float] | None:
-    """swisspair's pairing of the next round and the seconds of its solve alone (building its input is not
+    """swisspair's pairing of the next round and the CPU seconds of its solve alone (building its input is not
     counted, although ours counts building the round state), or ``None`` when it is not installed."""
     try:
         import swisspair  # type: ignore[import-not-found,import-untyped,unused-ignore]
@@ -181,9 +182,9 @@ def swisspair_pairs(event: Event) -> tuple[list[tuple[str, str | None]], float] 
         bye = not any(r.kind.name == "PAB" for r in rs)
         players.append(swisspair.Player(id=p.name, points=int(score[p.name] * scale), rank=rank,
                                         can_get_bye=bye, cannot_be_paired_against_ids=met))
-    start = time.perf_counter()
+    start = time.process_time()
     matches = swisspair.create_matches(players)
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     return [(m.p1.id, None if m.p2 is None else m.p2.id) for m in matches], seconds
 
 
@@ -196,9 +197,9 @@ def _cost(levels: tuple[int, ...]) -> str:
 
 def measure(name: str, event: Event, memory: bool = True) -> tuple[str, float]:
     """One line: our pairing's seconds, memory, gap, rematches and cost, and swisspair's beside it."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     pairing = pair_round(event)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     peak = math.nan
     if memory:
         tracemalloc.start()  # a second run for memory: tracing slows Python down
@@ -210,20 +211,20 @@ def measure(name: str, event: Event, memory: bool = True) -> tuple[str, float]:
     proof = pairing.proof
     gap = "?" if proof is None or proof.gap < 0 else str(proof.gap)
     method = "" if proof is None else proof.method.split(",")[0]
-    line = (f"{name:<8} {players:>6} {pairing.round:>3} {seconds:>7.2f} {peak:>6.0f} {gap:>4} "
+    line = (f"{name:<8} {players:>6} {pairing.round:>3} {seconds:>7.2f} {cpu:>7.2f} {peak:>6.0f} {gap:>4} "
             f"{len(pairing.rematches):>4} {_cost(ours):>26}")
     theirs = swisspair_pairs(event)
     if theirs is None:
-        return line + f"  {'swisspair not installed':>40}  {method}", seconds
-    pairs, sp_seconds = theirs
+        return line + f"  {'swisspair not installed':>40}  {method}", cpu
+    pairs, sp_cpu = theirs
     levels = totals(event, pairs)
     verdict = "<=" if ours <= levels else "> !!"
-    return (line + f" {sp_seconds:>7.2f} {levels[REMATCH]:>4} {_cost(levels):>26} {seconds / sp_seconds:>6.1f}"
-            f"  {verdict}  {method}"), seconds
+    return (line + f" {sp_cpu:>7.2f} {levels[REMATCH]:>4} {_cost(levels):>26} {cpu / max(sp_cpu, 1e-3):>6.1f}"
+            f"  {verdict}  {method}"), cpu
 
 
-HEADER = (f"{'state':<8} {'players':>6} {'rd':>3} {'sec':>7} {'MiB':>6} {'gap':>4} {'rem':>4} {'cost':>26} "
-          f"{'sp sec':>7} {'rem':>4} {'sp cost':>26} {'x':>6}")
+HEADER = (f"{'state':<8} {'players':>6} {'rd':>3} {'sec':>7} {'cpu':>7} {'MiB':>6} {'gap':>4} {'rem':>4} "
+          f"{'cost':>26} {'sp cpu':>7} {'rem':>4} {'sp cost':>26} {'x':>6}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -249,7 +250,7 @@ def main(argv: list[str] | None = None) -> None:
             event = build(size, SHAPES["late"])
             line, seconds = run("late", event)
             if previous is not None:
-                line += f"  (x{size / previous[0]:.0f} players: x{seconds / previous[1]:.1f} time)"
+                line += f"  (x{size / previous[0]:.0f} players: x{seconds / previous[1]:.1f} CPU time)"
             previous = (size, seconds)
             print(line, flush=True)
 
