@@ -113,6 +113,19 @@ def run_request(backend: Backend, request: Request, cells: ControlCells, *, fmt:
     raise AssertionError(f"command {c} is listed but not run")  # COMMANDS and this function go together
 
 
+OPTION_CELLS = {"--explain": "Player", "--absent": "Player"}
+"""A command-line option a refusal names, and the Control tab's label whose cell gave its value."""
+
+
+def _in_cells(message: str, cells: ControlCells) -> str:
+    """A refusal naming a command-line option (``--explain: 'Zed' is not in Players``) names the Control tab's
+    cell instead (``Control!B5: ...``): the GM typed it there."""
+    for option, label in OPTION_CELLS.items():
+        if message.startswith(option + ": "):
+            return cells.cell(label) + message[len(option):]
+    return message
+
+
 def _clip(text: str) -> str:
     if len(text) <= LONGEST:
         return text
@@ -235,7 +248,7 @@ class Requests:
             output = "\n".join(run_request(self.backend, request, cells, fmt=_format(book), site=self.site,
                                            now=when, book=book))
         except SheetswissError as e:
-            status, output = "refused", str(e)
+            status, output = "refused", _in_cells(str(e), cells)
         except KeyboardInterrupt:
             self._write_or_keep(self._status(cells, {
                 "Status": "refused", "Finished": f"{self.now():%Y-%m-%d %H:%M:%S}",

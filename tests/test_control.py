@@ -499,3 +499,10 @@ def test_two_browsers_asking_at_once_make_one_run(fake: FakeSheets) -> None:
     assert [row[1] for row in book.rows("Log")[2:]] == ["new --format swiss", "pair"]
     assert parse_event(book).paired_rounds == 1 and control(book)["Status"] == "done"
     assert len([line for line in lines if " Control: " in line]) == 1
+
+
+def test_a_player_not_in_players_is_refused_naming_the_player_cell(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="standings", player="Zed", run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    assert str(control(ExcelBackend(path).read())["Output"]).startswith("Control!B5: 'Zed' is not in Players")
