@@ -245,3 +245,12 @@ def test_the_readme_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert "    3  Caro Haas  v  Lea Haas" in run("pair", "club.xlsx", "--dry-run")[1].splitlines()
     add_avoid(Path("club.xlsx"), [("Caro Haas", "Lea Haas", "sisters"), ("milo fox", "Ivo Fox", "brothers")])
     check("sheetswiss pair club.xlsx --explain --dry-run")
+
+
+def test_the_log_checksum_reads_the_avoid_tab(tmp_path: Path) -> None:
+    from sheetswiss.api import checksum
+
+    path = new_workbook(tmp_path, FORTY)
+    before = checksum(ExcelBackend(path).read())
+    add_avoid(path, SIBLINGS)
+    assert checksum(ExcelBackend(path).read()) != before

@@ -56,17 +56,18 @@ SLIPS = "Slips"
 """Tool-owned: one result slip per table of the current round, laid out for printing (RULES.md 10.4)."""
 PLACES = "Places"
 
-GM_TABS = (SETTINGS, PLAYERS, RESULTS, HEATS)
-"""Tabs the GM owns: the tool reads them and only appends rows to Results, Heats and Players (``register``).
+AVOID = "Avoid"
+"""The GM's, read only, optional: pairs of players the pairing keeps apart (Player | Player | Why, RULES.md 2.12)."""
+
+GM_TABS = (SETTINGS, PLAYERS, RESULTS, HEATS, AVOID)
+"""Tabs the GM owns: the tool reads them and only appends rows to Results, Heats and Players (``register``);
+Avoid (optional) is only read.
 
 Also the GM's and read only, named by a setting or an option: the registrations source (setting
 ``registrations``, a Google Form's "Form Responses 1", RULES.md 10.1) and the results players report
 (setting ``reports``, default :data:`REPORTS`, RULES.md 10.3); ``reports`` fills empty Results.Result cells."""
 
 REPORTS = "Reports"
-
-AVOID = "Avoid"
-"""The GM's, read only, optional: pairs of players the pairing keeps apart (Player | Player | Why, RULES.md 2.12)."""
 
 HEADERS: dict[str, tuple[str, ...]] = {
     SETTINGS: ("Setting", "Value", "Description"),
