@@ -148,8 +148,30 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
                f"{unrated} of {len(event.players)} players have no Rating; with a Rating for everyone, or "
                "first_round: rating, the top half meets the bottom half")
         remarks = (f"Round 1 is drawn at random from seed {event.settings.seed} ({why})",)
-    pairing = _pairing(event, state, solved, notes, passed)
+    pairing = _pairing(event, state, solved, notes, passed, _would_meet(event, state, pool, rematches))
     return replace(pairing, proof=solved.proof, remarks=(*remarks, *pairing.remarks))
+
+
+def _would_meet(event: Event, state: RoundState, pool: frozenset[PlayerId], rematches: bool
+                ) -> frozenset[frozenset[PlayerId]]:
+    """The pairs of the Avoid tab that the same round, paired without the tab, would put together: what
+    ``--explain`` says each row changed (RULES.md 2.12). One more solve, only when such a pair is in play."""
+    single = event.settings.sides == "single"
+
+    def spent(pair: frozenset[PlayerId]) -> bool:  # met already: kept apart by 2.3 (or section 3) anyway
+        a, b = tuple(pair)
+        return ((a, b) in state.played and (b, a) in state.played) if single else \
+            ((a, b) in state.played or (b, a) in state.played)
+
+    fresh = frozenset(p for p in state.avoided if not spent(p))
+    if not fresh:
+        return frozenset()
+    free = _solve(event, replace(state, met=state.met - fresh, avoided={}, forbidden=state.forbidden - fresh),
+                  pool, rematches)
+    if free is None:
+        return frozenset()
+    n = len(state.order)
+    return fresh & {frozenset((state.order[i], state.order[j])) for i, j in free.matching if j < n}
 
 
 def _refusal(event: Event, state: RoundState) -> SheetswissError:
@@ -197,7 +219,8 @@ def _passed_over(event: Event, state: RoundState, matching: list[tuple[int, int]
             f"{k + 1} ({LEVELS[k]}), {theirs[k]} against {ours[k]}")
 
 
-def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str], passed_over: str = "") -> Pairing:
+def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str], passed_over: str = "",
+             would_meet: frozenset[frozenset[PlayerId]] = frozenset()) -> Pairing:
     n = len(state.order)
     matching, levels = solved.matching, solved.levels
     order = state.order
@@ -237,15 +260,17 @@ def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str],
     if avoided:
         notes.append(f"{len(avoided)} pair(s) of the Avoid tab could not be kept apart: "
                      + "; ".join(f"{a} v {b} ({state.avoided[frozenset((a, b))].reason})" for a, b in avoided))
-    explanation.extend(_avoid_lines(state, tables))
+    explanation.extend(_avoid_lines(state, tables, would_meet))
     return Pairing(state.round, tuple(tables), dict(state.scores), state.not_paired, tuple(rematches),
                    tuple(notes), numbering.remarks, explanation=tuple(explanation + [f"Note: {x}" for x in notes]),
                    avoided=tuple(avoided))
 
 
-def _avoid_lines(state: RoundState, tables: Sequence[Table]) -> list[str]:
+def _avoid_lines(state: RoundState, tables: Sequence[Table], would_meet: frozenset[frozenset[PlayerId]] = frozenset()
+                 ) -> list[str]:
     """``--explain``'s line for each pair of the Avoid tab among the players paired (RULES.md 2.12): kept
-    apart, at which tables, or paired under ``avoid_fallback: fewest``."""
+    apart, at which tables, and whether the round without the tab would have paired them (``would_meet``);
+    or paired under ``avoid_fallback: fewest``."""
     where = {name: (f"table {t.number}" if t.number is not None else "the bye")
              for t in tables for name in (t.a, t.b) if name is not None}
     lines = []
@@ -254,8 +279,10 @@ def _avoid_lines(state: RoundState, tables: Sequence[Table]) -> list[str]:
             lines.append(f"Avoid: {x.a} and {x.b} ({x.reason}) meet at {where[x.a]}: no pairing keeps every pair "
                          "of the Avoid tab apart")
         else:
+            effect = ("without the Avoid tab this round would pair them" if frozenset((x.a, x.b)) in would_meet else
+                      "this round would not pair them anyway")
             lines.append(f"Avoid: {x.a} ({where.get(x.a, 'not paired')}) and {x.b} ({where.get(x.b, 'not paired')}) "
-                         f"kept apart ({x.reason}); pairs of the Avoid tab count as met (level 1)")
+                         f"kept apart ({x.reason}); {effect}")
     return lines
 
 
