@@ -27,7 +27,7 @@ from .model import Event, PlayerId
 from .names import sort_key
 from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, event_chain, number_text, split_by
 
-__all__ = ["StandingRow", "Standings", "compute_standings", "explain", "making_cut", "top_cut"]
+__all__ = ["StandingRow", "Standings", "compute_standings", "explain", "making_cut", "standing_ranks", "top_cut"]
 
 
 @final
@@ -174,6 +174,18 @@ def compute_standings(event: Event, *, through: int | None = None,
                 dropped=ctx.player[x].dropped,
             ))
     return Standings(rounds=ctx.rounds, chain=names, rows=tuple(rows), cut=top_cut(event))
+
+
+def standing_ranks(event: Event, *, through: int | None = None,
+                   recorded: Mapping[PlayerId, tuple[RoundRecord, ...]] | None = None) -> dict[PlayerId, int]:
+    """Each player's rank in :func:`compute_standings` (tied players share one), without the rest of the
+    rows: what the pairing needs to order a score group (RULES.md 2.1)."""
+    ctx = Context.of(event, through=through, recorded=recorded)
+    ranks: dict[PlayerId, int] = {}
+    for group in _rank(ctx, event_chain(event)).groups:
+        rank = len(ranks) + 1
+        ranks.update(dict.fromkeys(group, rank))
+    return ranks
 
 
 def explain(event: Event, player: PlayerId, *, through: int | None = None) -> list[str]:

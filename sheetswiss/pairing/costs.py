@@ -293,8 +293,15 @@ class Costs:
         """The levels of each pair ``i < j`` as RULES.md states them (the score unscaled)."""
         ends = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         table = self.level_table(ends[:, 0], ends[:, 1]).tolist()
-        return {(i, j): [Fraction(v, self.score_scale) if k == SCORE else Fraction(v) for k, v in enumerate(row)]
-                for (i, j), row in zip(pairs, table)}
+        seen = {v for row in table for v in row}
+        whole = {v: Fraction(v) for v in seen}
+        scaled = {v: Fraction(v, self.score_scale) for v in {row[SCORE] for row in table}}
+        out = {}
+        for pair, row in zip(pairs, table):
+            values = [whole[v] for v in row]
+            values[SCORE] = scaled[row[SCORE]]
+            out[pair] = values
+        return out
 
     def weights_of(self, table: np.ndarray) -> list[int]:
         """RULES.md 2.1's integer weight of each row of a :meth:`level_table`."""

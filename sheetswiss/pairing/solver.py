@@ -812,13 +812,15 @@ class Solver:
             low = a_low[xs] + b_low[ys] - f_low
             if term is not None:
                 low -= term(px[xs], py[ys])
+            fails = _positive(high, low)  # without Z first: Z >= 0 only clears pairs
+            xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
             inside = in_u[xs] & in_v[ys]
             if nest is not None and inside.any():
                 z_high, z_low = nest.split(u[xs[inside]], v[ys[inside]])
                 high[inside] -= z_high
                 low[inside] -= z_low
-            fails = _positive(high, low)
-            xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
+                fails = _positive(high, low)
+                xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
             fails = _positive(high, low - 2 * pair_draw(c.key_array[u[xs]], c.key_array[v[ys]]))
             exact(u[xs[fails]], v[ys[fails]])
 

@@ -25,7 +25,7 @@ from ..history import RoundKind, RoundRecord, history
 from ..model import AvoidPair, Event, Player, PlayerId
 from ..results import ResultKind
 from ..scoring import pairing_scale_for, per_round
-from ..standings import compute_standings
+from ..standings import standing_ranks
 from ..tiebreaks import event_chain
 
 __all__ = ["RoundState", "first_round_order", "round_state"]
@@ -201,7 +201,7 @@ def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores:
         return tuple(sorted(names, key=lambda n: (-scores[n], position[n])))
     without_lot = tuple(name for name in event_chain(event) if name != "random")
     ranked = replace(event, settings=replace(event.settings, tiebreaks=without_lot))
-    standing = {row.player: row.rank for row in compute_standings(ranked, through=round_ - 1, recorded=recs).rows}
+    standing = standing_ranks(ranked, through=round_ - 1, recorded=recs)
     return tuple(p.name for p in sorted(
         players, key=lambda p: (-scores[p.name], standing.get(p.name, 0), -(p.rating or 0), p.name)))
 
