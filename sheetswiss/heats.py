@@ -23,7 +23,7 @@ from typing import final
 
 from .errors import BadWorkbook, SheetswissError
 from .model import HeatGame, HeatSeat, PlayerId
-from .settings import Settings
+from .settings import HeatRanking, Precedence, Settings
 
 __all__ = [
     "HeatFinish",
@@ -434,8 +434,8 @@ class Qualification:
 
     method: str
     """``HMW``, ``HSW``, ``HMW-P``, ``HMW-T`` or ``HWO``."""
-    ranking: str
-    precedence: str
+    ranking: HeatRanking
+    precedence: Precedence
     qualifiers: int
     """Seats in the first elimination round."""
     alternates: int

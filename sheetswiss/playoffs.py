@@ -27,10 +27,11 @@ import enum
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TypeAlias, final
+from typing import TypeAlias, final, get_args
 
 from .errors import SheetswissError, UnknownName
 from .model import PlayerId
+from .settings import BracketOrder, PlayoffSystem
 
 __all__ = [
     "BRACKET_ORDERS",
@@ -46,7 +47,7 @@ __all__ = [
     "outcomes",
 ]
 
-BRACKET_ORDERS = ("fold", "ncaa")
+BRACKET_ORDERS: tuple[BracketOrder, ...] = get_args(BracketOrder)
 """The values of ``bracket_order`` (RULES.md 6.1)."""
 
 
@@ -214,7 +215,7 @@ class Match:
 class Bracket:
     """A playoff bracket: its system, its seeds and every match with what is known of it."""
 
-    system: str
+    system: PlayoffSystem
     seeds: tuple[PlayerId, ...]
     """Best Swiss rank first: ``seeds[0]`` is seed 1."""
     matches: tuple[Match, ...]
@@ -270,7 +271,7 @@ class Bracket:
 # --- Layouts --------------------------------------------------------------------------------------
 
 
-def bracket_order(size: int, order: str = "fold") -> tuple[int, ...]:
+def bracket_order(size: int, order: BracketOrder = "fold") -> tuple[int, ...]:
     """Seeds in draw order: entries 2i and 2i+1 meet in round 1, better seed first (RULES.md 6.1).
 
     ``fold``: order(2) = [1, 2]; order(2m) replaces each seed s of order(m) by s, 2m + 1 − s.
@@ -293,7 +294,7 @@ def bracket_order(size: int, order: str = "fold") -> tuple[int, ...]:
     return tuple(x for i in range(0, size, 2) for x in sorted(seq[i : i + 2]))
 
 
-def _check_order(order: str) -> None:
+def _check_order(order: BracketOrder) -> None:
     if order not in BRACKET_ORDERS:
         raise UnknownName(f"unknown bracket order {order!r}; known: {', '.join(BRACKET_ORDERS)}")
 
@@ -337,12 +338,12 @@ def _single_names(round_: int, i: int, count: int) -> tuple[str, str]:
     return f"R{2 * count}-{i}", f"Round of {2 * count}, match {i}"
 
 
-def _single(n: int, order: str, reset: bool) -> list[_Spec]:
+def _single(n: int, order: BracketOrder, reset: bool) -> list[_Spec]:
     """Single elimination (RULES.md 6.1): a cut that is not a power of two gives the top seeds byes."""
     return _knockout([_Seed(s) for s in bracket_order(_draw_size(n), order)], _single_names)
 
 
-def _double(n: int, order: str, reset: bool) -> list[_Spec]:
+def _double(n: int, order: BracketOrder, reset: bool) -> list[_Spec]:
     """Double elimination (RULES.md 6.6): a first loss drops a player to the losers' bracket, a second is out.
 
     Winners' round r is drawn in column r. The losers' bracket starts in column 2 with the losers of
@@ -390,7 +391,7 @@ def _double(n: int, order: str, reset: bool) -> list[_Spec]:
     return specs
 
 
-def _mulligan(n: int, order: str, reset: bool) -> list[_Spec]:
+def _mulligan(n: int, order: BracketOrder, reset: bool) -> list[_Spec]:
     """Single elimination with a mulligan round (WBC "SEM", Memoir '44 [M44-23][M44-25]; RULES.md 6.7).
 
     The mulligan round is round 1 of a single-elimination draw (column 1). Its winners skip round 1 and go
@@ -423,7 +424,7 @@ def _mulligan(n: int, order: str, reset: bool) -> list[_Spec]:
     return specs + [_Spec(m.id, m.label, m.round + 2, m.section, m.a, m.b) for m in main]
 
 
-def _magic_top2(n: int, order: str, reset: bool) -> list[_Spec]:
+def _magic_top2(n: int, order: BracketOrder, reset: bool) -> list[_Spec]:
     """Magic's protected top two (seed 000; RULES.md 6.2, pairings a *decision*).
 
     Round 1: 5 v 8, 6 v 7; round 2: 4 and 3 meet those winners; semifinals: 1 and 2 meet theirs.
@@ -439,7 +440,7 @@ def _magic_top2(n: int, order: str, reset: bool) -> list[_Spec]:
     ]
 
 
-def _mcintyre8(n: int, order: str, reset: bool) -> list[_Spec]:
+def _mcintyre8(n: int, order: BracketOrder, reset: bool) -> list[_Spec]:
     """The McIntyre final eight (seed 000, Wikipedia; RULES.md 6.3), "ranked" meaning Swiss rank.
 
     Round 1: 4 v 5, 3 v 6, 2 v 7, 1 v 8; the two highest-ranked winners wait for round 3, the two
@@ -460,7 +461,7 @@ def _mcintyre8(n: int, order: str, reset: bool) -> list[_Spec]:
     ]
 
 
-def _mcintyre4(n: int, order: str, reset: bool) -> list[_Spec]:
+def _mcintyre4(n: int, order: BracketOrder, reset: bool) -> list[_Spec]:
     """The Page–McIntyre final four (VFL 1931–71; RULES.md 6.4).
 
     1 v 2: the winner goes to the final, the loser to the preliminary final; 3 v 4: the loser is
@@ -479,14 +480,14 @@ def _mcintyre4(n: int, order: str, reset: bool) -> list[_Spec]:
 class System:
     """A playoff system: how its matches are laid out, and how many players it takes."""
 
-    layout: Callable[[int, str, bool], list[_Spec]] = field(repr=False)
+    layout: Callable[[int, BracketOrder, bool], list[_Spec]] = field(repr=False)
     """(players, bracket order, bracket reset) -> every match, each after those it depends on."""
     fewest: int
     most: int | None
     """``None``: no limit."""
 
 
-SYSTEMS: dict[str, System] = {
+SYSTEMS: dict[PlayoffSystem, System] = {
     "single": System(_single, 2, None),
     "magic_top2": System(_magic_top2, 2, 8),
     "mcintyre8": System(_mcintyre8, 8, 8),
@@ -495,6 +496,7 @@ SYSTEMS: dict[str, System] = {
     "mulligan": System(_mulligan, 2, None),
 }
 """The values of the ``playoff`` setting, by name."""
+assert tuple(SYSTEMS) == get_args(PlayoffSystem), "the playoff systems and the playoff setting disagree"
 
 
 # --- Resolving a layout with the typed winners ----------------------------------------------------
@@ -523,7 +525,7 @@ class _Outcome:
         return self.b if self.winner == self.a else self.a
 
 
-def _resolve(system: str, seeds: tuple[PlayerId, ...], layout: tuple[_Spec, ...],
+def _resolve(system: PlayoffSystem, seeds: tuple[PlayerId, ...], layout: tuple[_Spec, ...],
              winners: Mapping[str, PlayerId]) -> Bracket:
     ids = [spec.id for spec in layout]
     for match_id in winners:
@@ -585,7 +587,8 @@ def _winner(spec: _Spec, sides: tuple[Side, Side], a: _Entry, b: _Entry, typed: 
     return typed
 
 
-def new_bracket(system: str, seeds: Sequence[PlayerId], *, order: str = "fold", reset: bool = True) -> Bracket:
+def new_bracket(system: PlayoffSystem, seeds: Sequence[PlayerId], *, order: BracketOrder = "fold",
+                reset: bool = True) -> Bracket:
     """The bracket of ``system`` (a ``playoff`` value) for ``seeds``, best Swiss rank first, nothing played yet.
 
     ``order`` is ``bracket_order`` (single and double elimination) and ``reset`` is ``bracket_reset``
