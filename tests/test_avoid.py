@@ -254,3 +254,33 @@ def test_the_log_checksum_reads_the_avoid_tab(tmp_path: Path) -> None:
     before = checksum(ExcelBackend(path).read())
     add_avoid(path, SIBLINGS)
     assert checksum(ExcelBackend(path).read()) != before
+
+
+def test_the_avoid_tab_on_a_google_sheet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same rows typed into a Google Sheet (real gspread calls against the local fake of the API): the
+    pairs are kept apart, and an unknown name is one line naming the cell with nothing written."""
+    from sheetswiss import api
+    from sheetswiss.backends.gsheets import GoogleSheetsBackend, RewritingSession
+
+    from .fake_sheets import FakeSheets
+
+    key = "1FakeSheetKeyForTheAvoidTab0123456789abcdef"
+    with FakeSheets() as fake:
+        monkeypatch.setenv("SHEETSWISS_SHEETS_ENDPOINT", fake.url)
+        fake.create(key)
+        api.new(GoogleSheetsBackend(key, session=RewritingSession(fake.url)), seed=5)  # type: ignore[arg-type]
+        fake.type(key, "Players", {f"A{r}": name for r, (name, _) in enumerate(FORTY, start=2)})
+        fake.type(key, "Avoid", {"A2": "Player 01", "B2": "Player 02", "C2": "siblings",
+                                 "A3": "player 03", "B3": "Player 04"})
+        code, out, err = run("pair", key, "--explain")
+        assert code == 0, err
+        assert "Avoid: Player 03 (table " in out
+        event = parse_event(GoogleSheetsBackend(key, session=RewritingSession(fake.url)).read())  # type: ignore[arg-type]
+        assert [(x.a, x.b) for x in event.avoid] == [("Player 01", "Player 02"), ("Player 03", "Player 04")]
+        met = {frozenset((g.a, g.b)) for g in event.games if g.b is not None}
+        assert not met & {frozenset(("Player 01", "Player 02")), frozenset(("Player 03", "Player 04"))}
+        fake.type(key, "Avoid", {"B3": "Player 4"})
+        before = {s.title: dict(s.cells) for s in fake.books[key].sheets}
+        code, _, err = run("pair", key)
+        assert code == 2 and err.startswith("Error: Avoid!B3: 'Player 4' is not in Players"), err
+        assert {s.title: dict(s.cells) for s in fake.books[key].sheets} == before
