@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.cli import cli
-from sheetswiss.names import FOLDS, Names, name_key, sort_key
+from sheetswiss.names import FOLDS, Names, _folded_key, name_key, sort_key
 
 from .helpers import new_workbook
 from .test_publish import CHROMIUM, dump
@@ -82,6 +82,11 @@ def test_the_key_ignores_the_apostrophes_style(text: str, styles: list[str]) -> 
 def test_the_key_ignores_spaces_around_and_between_words(pair: tuple[str, str]) -> None:
     word, space = pair
     assert name_key(f"{space}{word}{space}{word}{space}") == name_key(f"{word} {word}")
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F)))
+def test_the_ascii_shortcut_folds_as_the_long_way(text: str) -> None:
+    assert name_key(text) == _folded_key(text)
 
 
 def test_letters_that_do_not_decompose_are_folded_too() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import functools
 import re
 import warnings
 from collections.abc import Sequence
@@ -27,6 +28,7 @@ from .contract import PLAYERS, RESULT_SCORES, RESULTS, SETTINGS
 __all__ = [
     "Columns",
     "cell_text",
+    "is_blank",
     "missing_tab",
     "parse_event",
     "parse_players",
@@ -36,6 +38,11 @@ __all__ = [
     "require_players",
     "whole_number",
 ]
+
+
+def is_blank(row: tuple[Value, ...]) -> bool:
+    """Whether every cell of ``row`` reads as ``""`` (:func:`cell_text`): empty, or text of spaces only."""
+    return all(v is None or (isinstance(v, str) and not v.strip()) for v in row)
 
 
 def cell_text(value: Value) -> str:
@@ -93,7 +100,11 @@ class Columns:
         return found
 
     def ref(self, name: str, row: int) -> str:
-        return f"{self.tab}!{column_letter(self.index[name] + 1)}{row}"
+        return f"{self.tab}!{self._letters[name]}{row}"
+
+    @functools.cached_property
+    def _letters(self) -> dict[str, str]:
+        return {name: column_letter(i + 1) for name, i in self.index.items()}
 
     def get(self, row: tuple[Value, ...], name: str) -> Value:
         i = self.index.get(name)
@@ -139,6 +150,8 @@ def player_name(cols: Columns, row: tuple[Value, ...], column: str, r: int) -> s
 
 def whole_number(cols: Columns, row: tuple[Value, ...], name: str, r: int, minimum: int) -> int | None:
     value = cols.get(row, name)
+    if type(value) is int and value >= minimum:  # most cells: read as the text below would read them
+        return value
     text = cell_text(value)
     if not text:
         return None
@@ -218,7 +231,7 @@ def parse_players(book: Book, problems: Problems | None = None) -> tuple[Player,
         seen: dict[str, tuple[str, int]] = {}  # name_key -> the spelling and row first seen (RULES.md 1.6)
         seated: dict[int, tuple[str, int]] = {}  # fixed table -> the player and row (RULES.md 2.13)
         for r, row in enumerate(cols.rows, start=2):
-            if all(cell_text(v) == "" for v in row):
+            if is_blank(row):
                 continue
             name = found.attempt(player_name, cols, row, "Name", r)
             if name is None:
@@ -292,7 +305,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
     matches: dict[tuple[int, frozenset[str]], list[Game]] = {}
     faulty: set[tuple[int, str | None]] = set()  # players in a round whose row is reported already
     for r, row in enumerate(cols.rows, start=2):
-        if all(cell_text(v) == "" for v in row):
+        if is_blank(row):
             continue
         def round_number(r: int = r, row: tuple[Value, ...] = row) -> int:
             number = whole_number(cols, row, "Round", r, 1)
@@ -512,22 +525,29 @@ def _result(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> 
 
 def _result_value(cols: Columns, row: tuple[Value, ...], r: int, game_based: bool) -> Result | None:
     value = cols.get(row, "Result")
-    ref = cols.ref("Result", r)
     if isinstance(value, (dt.datetime, dt.date, dt.time)):
-        raise BadWorkbook(f"{ref}: the spreadsheet turned the result into a date or time ({value}); "
-                          f"format the Result column as Text and type it again")
+        raise BadWorkbook(f"{cols.ref('Result', r)}: the spreadsheet turned the result into a date or time "
+                          f"({value}); format the Result column as Text and type it again")
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        raise BadWorkbook(f"{ref}: cannot read {cell_text(value)!r} as a result; accepted: {ACCEPTED}")
+        raise BadWorkbook(f"{cols.ref('Result', r)}: cannot read {cell_text(value)!r} as a result; accepted: "
+                          f"{ACCEPTED}")
     text = cell_text(value)
     if not text:
         return None
     if _DATE_TEXT.fullmatch(text):
-        raise BadWorkbook(f"{ref}: the spreadsheet turned the result into a date or time ({text}); "
-                          f"format the Result column as Text and type it again")
+        raise BadWorkbook(f"{cols.ref('Result', r)}: the spreadsheet turned the result into a date or time "
+                          f"({text}); format the Result column as Text and type it again")
     try:
-        return Result.parse(text, game_based=game_based)
+        return _parsed_result(text, game_based)
     except SheetswissError as e:
-        raise BadWorkbook(f"{ref}: {e}") from None
+        raise BadWorkbook(f"{cols.ref('Result', r)}: {e}") from None
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_result(text: str, game_based: bool) -> Result:
+    """:meth:`Result.parse`, remembered: a Results tab repeats a few spellings thousands of times (a
+    :class:`Result` is immutable, so the rows share one)."""
+    return Result.parse(text, game_based=game_based)
 
 
 def require_players(players: tuple[Player, ...]) -> None:
