@@ -126,7 +126,7 @@ def _now(now: dt.datetime | None) -> dt.datetime:
 def checksum(book: Book, typed: Mapping[str, str] | None = None) -> str:
     """A short fingerprint of the GM's tabs as read (the command's input), and of what the GM ``typed``
     elsewhere that the command reads too (the winners in Playoffs), for the Log."""
-    blob = json.dumps({"tabs": {k: [list(r) for r in book.rows(k)] for k in GM_TABS}, "typed": typed or {}},
+    blob = json.dumps({"tabs": {k: book.rows(k) for k in GM_TABS}, "typed": typed or {}},
                       default=str, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:12]
 

@@ -405,6 +405,34 @@ def test_the_reader_reads_what_openpyxl_reads_from_unusual_xml(tmp_path: Path) -
     assert values(bare)["Odd & ends"] == ((1,), ("new", 2))
 
 
+@pytest.mark.parametrize("row_tag", [r'<row spans="1:5" r="\1">', "<row>", r'<row r="\1" spans="1:5">'])
+def test_rows_written_another_way_take_appends_and_updates_alike(tmp_path: Path, row_tag: str) -> None:
+    """A write finds the rows it edits by their numbers when every row's tag starts with its number, as
+    sheetswiss, Excel, LibreOffice and openpyxl write them; rows written another way (another attribute
+    first, no number, each row following the one before) get the same edits."""
+    (tmp_path / "plain").mkdir()
+    plain = gm_workbook(tmp_path / "plain", results=5)
+    other = tmp_path / "other.xlsx"
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(other, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "xl/worksheets/sheet2.xml":
+                text = data.decode()
+                assert "<row r=" in text
+                data = re.sub(r'<row r="(\d+)">', row_tag, text).encode()
+            target.writestr(info, data)
+    changes = Changes(appends=(Append("Results", 5, ((2, 1, "A1", "B2", None), (2, 2, "A3", "B3", None)), 8,
+                                      text_columns=(5,)),),
+                      updates=(Update("Results", 3, 7, "note"), Update("Results", 12, 2, 5)))
+    for path in (plain, other):
+        ExcelBackend(path).write(changes)
+    assert values(other) == values(plain)
+    assert ExcelBackend(other).read().tabs == ExcelBackend(plain).read().tabs == values(plain)
+    results = values(plain)["Results"]
+    assert results[2][6] == "note"
+    assert results[4:] == ((2, 1, "A1", "B2"), (2, 2, "A3", "B3"), (), (), (), (), (), (None, 5))
+
+
 def test_formats_are_reused_not_added_again_on_every_run(tmp_path: Path) -> None:
     path = gm_workbook(tmp_path)
     tab = Tab("Standings", (("Title",), ("Rank", "Player"), (1, "Ana")), TabFormat(freeze_rows=2, bands=(

@@ -300,6 +300,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
     game_based, draws_allowed = scale.game_based, scale.draws_allowed
     typed_points = scale.is_range and not game_based  # a custom range scale's results are the sides' points
     double = settings.sides == "double"
+    scored = any(name in cols.index for name in SCORE_COLUMNS)  # else _scores reads None on every row
     games: list[Game] = []
     seen: dict[tuple[int, str], int] = {}
     matches: dict[tuple[int, frozenset[str]], list[Game]] = {}
@@ -351,7 +352,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
                 problems.add(BadWorkbook(
                     f"{cols.ref('Result', r)}: {result.spelling()!r} is a score of several games; under "
                     "sides: double each row is one game: type 1-0, 0-1 or 1/2"))
-        scores = problems.attempt(_scores, cols, row, r, b is None and b_read)
+        scores = problems.attempt(_scores, cols, row, r, b is None and b_read) if scored else None
         if scale.bands and scores is not None and b is not None:
             result = problems.attempt(_margin_result, cols.ref("Result", r), result, scale, scores)
         if round_ is None or a is None or not b_read or a == b:  # who played when is unknown: no checks across rows
@@ -402,7 +403,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
             problems.add(BadWorkbook(
                 f"{cols.ref('Round', game.row)}: round {game.round} between two rows of round {before_game.round} "
                 f"(rows {before_game.row} and {after.row}); is the round number mistyped?"))
-    paired = sorted({g.round for g in games if g.is_pairing})
+    paired = sorted({g.round for g in written})
     for expected, got in enumerate(paired, start=1):
         if got != expected:
             first = next(g for g in games if g.round == got and g.is_pairing)

@@ -27,30 +27,35 @@ _ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 _DATE_FORMATS: Mapping[type, str] = {dt.datetime: "yyyy-mm-dd h:mm:ss", dt.date: "yyyy-mm-dd", dt.time: "h:mm:ss"}
 """openpyxl's formats for a date or time written into a cell that has no date format."""
 
+_NOT_DATES = frozenset({str, int, float, bool, type(None)})
+"""The types of most values, which are never dates: :func:`date_format` answers them at once."""
 
-def _number(value: float, where: str) -> str:
+
+def _number(value: float, tab: str, ref: str) -> str:
     if not math.isfinite(value):
-        raise BadWorkbook(f"{where}: {value!r} is not a number a spreadsheet can hold")
+        raise BadWorkbook(f"{tab}!{ref}: {value!r} is not a number a spreadsheet can hold")
     return repr(value)
 
 
 def date_format(value: Value) -> str | None:
     """The format openpyxl gives a date or time value, else ``None``."""
+    if type(value) in _NOT_DATES:
+        return None
     for kind, code in _DATE_FORMATS.items():
         if isinstance(value, kind):
             return code
     return None
 
 
-def cell_xml(p: str, ref: str, value: Value, style: int, epoch: dt.datetime, where: str) -> str:
+def cell_xml(p: str, ref: str, value: Value, style: int, epoch: dt.datetime, tab: str) -> str:
     """A ``<c>`` element: text inline (never a formula, whatever it starts with), numbers, booleans, dates
-    as serial numbers; ``""`` for an empty cell without a style."""
+    as serial numbers; ``""`` for an empty cell without a style. ``tab`` names the cell in an error."""
     s = f' s="{style}"' if style else ""
     if value is None or value == "":
         return f'<{p}c r="{ref}"{s}/>' if style else ""
     if isinstance(value, str):
         if not value.isprintable() and _ILLEGAL.search(value):
-            raise BadWorkbook(f"{where}: {value!r} has a control character that an .xlsx cell cannot hold")
+            raise BadWorkbook(f"{tab}!{ref}: {value!r} has a control character that an .xlsx cell cannot hold")
         space = ' xml:space="preserve"' if value != value.strip() else ""
         return f'<{p}c r="{ref}"{s} t="inlineStr"><{p}is><{p}t{space}>{escape(value)}</{p}t></{p}is></{p}c>'
     if isinstance(value, bool):
@@ -58,11 +63,11 @@ def cell_xml(p: str, ref: str, value: Value, style: int, epoch: dt.datetime, whe
     if isinstance(value, int):
         return f'<{p}c r="{ref}"{s}><{p}v>{value}</{p}v></{p}c>'
     if isinstance(value, float):
-        return f'<{p}c r="{ref}"{s}><{p}v>{_number(value, where)}</{p}v></{p}c>'
+        return f'<{p}c r="{ref}"{s}><{p}v>{_number(value, tab, ref)}</{p}v></{p}c>'
     if getattr(value, "tzinfo", None) is not None:
-        raise BadWorkbook(f"{where}: {value!r} has a time zone, which a spreadsheet cell cannot hold")
+        raise BadWorkbook(f"{tab}!{ref}: {value!r} has a time zone, which a spreadsheet cell cannot hold")
     serial = float(to_excel(value, epoch))  # type: ignore[no-untyped-call]
-    return f'<{p}c r="{ref}"{s}><{p}v>{_number(serial, where)}</{p}v></{p}c>'
+    return f'<{p}c r="{ref}"{s}><{p}v>{_number(serial, tab, ref)}</{p}v></{p}c>'
 
 
 class Cell(NamedTuple):

@@ -7,6 +7,9 @@ whose cell is not empty is refused, naming what is in the way.
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -71,6 +74,27 @@ def _with_style(p: str, cell: Cell, row: int, style: int) -> str:
 
 
 
+@functools.lru_cache(maxsize=8)
+def _row_pattern(p: str) -> re.Pattern[str]:
+    """A sheet's rows: the start tag's attributes, the cells (``None`` for an empty ``<row/>``)."""
+    return re.compile(rf"<{p}row\b([^>]*?)(?:/>|>(.*?)</{p}row>)", re.S)
+
+
+def _first_row_from(inner: str, p: str, first: int) -> int:
+    """Where in a sheet's rows (``inner``) the rows numbered ``first`` or more start: every row before is
+    left as it is. Found by the rows' numbers when each row's start tag begins with its number, in
+    ascending order (as Excel, LibreOffice, openpyxl and sheetswiss write them); else ``0``, the start,
+    and the rows are read one by one."""
+    starts = list(re.finditer(rf'<{p}row r="(\d+)"', inner))
+    if len(starts) != len(re.findall(rf"<{p}row\b", inner)):
+        return 0
+    numbers = [int(m[1]) for m in starts]
+    if any(a >= b for a, b in itertools.pairwise(numbers)):
+        return 0
+    at = bisect.bisect_left(numbers, first)
+    return starts[at].start() if at < len(starts) else len(inner)
+
+
 class GMSheet:
     """A GM tab's sheet XML, patched row by row; rows no edit touches are copied as text."""
 
@@ -113,11 +137,11 @@ class GMSheet:
                 style = self.styles.with_number_format(style, "@")
             if edit.set_value:
                 style = self.styles.for_value(style, edit.value)
-                out[c] = cell_xml(p, ref, edit.value, style, self.epoch, f"{self.name}!{ref}")
+                out[c] = cell_xml(p, ref, edit.value, style, self.epoch, self.name)
             elif old is not None:
                 out[c] = _with_style(p, old, r, style)
             else:
-                out[c] = cell_xml(p, ref, None, style, self.epoch, f"{self.name}!{ref}")
+                out[c] = cell_xml(p, ref, None, style, self.epoch, self.name)
         attrs = re.sub(r'\s+spans\s*=\s*("[^"]*"|\'[^\']*\')', "", tag[len(p) + 4:].rstrip("/>"))
         if "r" not in tag_attributes(attrs):
             attrs = f' r="{r}"{attrs}'
@@ -136,10 +160,12 @@ class GMSheet:
             head, inner, foot = text[:start.end()], text[start.end():close], text[close:]
         rows = set(edits.cells) | edits.cleared
         pending = sorted(rows)
-        out: list[str] = []
-        done = 0
+        done = _first_row_from(inner, p, pending[0]) if pending else len(inner)
+        out: list[str] = [inner[:done]]
         r = 0
-        for m in re.finditer(rf"<{p}row\b([^>]*?)(?:/>|>(.*?)</{p}row>)", inner, re.S):
+        for m in _row_pattern(p).finditer(inner, done):
+            if not pending:  # nothing left to edit: the rest is copied as it is
+                break
             given = tag_attributes(m[1]).get("r", "")
             r = int(given) if given.isdigit() else r + 1
             if r not in rows and (not pending or pending[0] > r):

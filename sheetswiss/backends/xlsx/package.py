@@ -25,7 +25,7 @@ from openpyxl.writer.theme import theme_xml
 from ...errors import BadWorkbook
 from ..base import Changes, Tab, Value, column_index
 from .gm_tabs import GMSheet, TabEdits
-from .reader import Decoder, read_shared_strings, sheet_data, sheet_rows
+from .reader import Decoder, SheetValues, read_shared_strings, sheet_data
 from .styles import BLANK_STYLES, Styles
 from .tool_tabs import Kept, kept_from, sheet_xml
 from .xmltext import (
@@ -429,10 +429,11 @@ class Package:
             if marked != text:
                 self._set(name, marked.encode("utf-8"))
 
-    def values(self) -> dict[str, tuple[tuple[Value, ...], ...]]:
-        """Every worksheet's values in tab order (chart sheets have none), as :func:`sheet_rows` reads them."""
-        return {e.name: sheet_rows(decoded(self._parts[e.part], e.part), self._decoder) for e in self._sheets
-                if e.kind == WORKSHEET_TYPE and e.part in self._parts}
+    def values(self) -> SheetValues:
+        """Every worksheet's values in tab order (chart sheets have none), as :func:`sheet_rows` reads them,
+        each tab's cells read when first asked for (a command reads few of the tabs)."""
+        return SheetValues({e.name: decoded(self._parts[e.part], e.part) for e in self._sheets
+                            if e.kind == WORKSHEET_TYPE and e.part in self._parts}, self._decoder)
 
     def merged(self) -> dict[str, tuple[str, ...]]:
         """Every worksheet's merged ranges (``E3:E4``), for the worksheets that have any."""

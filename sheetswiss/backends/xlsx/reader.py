@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from openpyxl.utils.datetime import from_excel, from_ISO8601
 
@@ -20,7 +20,7 @@ from .cells import row_cells
 from .styles import Styles
 from .xmltext import CELL_REF, MAIN, parse_xml, prefix_of, raw_text, tag_attributes, unescape
 
-__all__ = ["Decoder", "read_shared_strings", "sheet_data", "sheet_rows"]
+__all__ = ["Decoder", "SheetValues", "read_shared_strings", "sheet_data", "sheet_rows"]
 
 
 class Decoder:
@@ -94,6 +94,7 @@ def sheet_rows(text: str, decoder: Decoder) -> tuple[tuple[Value, ...], ...]:
     data = sheet_data(text, p)
     grid: dict[int, dict[int, Value]] = {}
     columns: dict[str, int] = {}
+    plain: dict[str, bool] = {}  # a cell format's ``s`` -> whether it shows numbers as numbers (not dates)
     value: Value
     for col, row, s, t, v, inline, attrs, inner in _cell_pattern(p).findall(data):
         if col:
@@ -101,7 +102,11 @@ def sheet_rows(text: str, decoder: Decoder) -> tuple[tuple[Value, ...], ...]:
                 columns[col] = column_index(col)
             r, c = int(row), columns[col]
             if t == "inlineStr":
-                value = unescape(inline) or None
+                value = (unescape(inline) if "&" in inline or "\r" in inline else inline) or None
+            elif not t and v.isdecimal():  # a whole number, most numbers: as typed() reads it
+                if s not in plain:
+                    plain[s] = not decoder.styles.date_kind(int(s) if s else 0)
+                value = int(v) if plain[s] else decoder.typed("n", int(s) if s else 0, v)
             else:
                 value = decoder.typed(t or "n", int(s) if s else 0, unescape(v))
         else:
@@ -114,6 +119,37 @@ def sheet_rows(text: str, decoder: Decoder) -> tuple[tuple[Value, ...], ...]:
         if value is not None:
             grid.setdefault(r, {})[c] = value
     return _table(grid)
+
+
+class SheetValues(Mapping[str, tuple[tuple[Value, ...], ...]]):
+    """Worksheets' values by tab name, in tab order, each sheet's XML read by :func:`sheet_rows` when its tab
+    is first looked up, then kept: the same mapping as reading every sheet at once, without the cost of
+    the tabs nobody looks at. A part that is not a worksheet (no ``<worksheet>`` element) is refused at
+    once, as reading it would."""
+
+    def __init__(self, texts: Mapping[str, str], decoder: Decoder) -> None:
+        for text in texts.values():
+            prefix_of(text, "worksheet")
+        self._texts = dict(texts)
+        self._decoder = decoder
+        self._rows: dict[str, tuple[tuple[Value, ...], ...]] = {}
+
+    def __getitem__(self, tab: str) -> tuple[tuple[Value, ...], ...]:
+        if tab not in self._rows:
+            self._rows[tab] = sheet_rows(self._texts[tab], self._decoder)
+        return self._rows[tab]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __contains__(self, tab: object) -> bool:
+        return tab in self._texts
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 def _rows_in_order(data: str, p: str, decoder: Decoder) -> tuple[tuple[Value, ...], ...]:

@@ -90,6 +90,8 @@ def sheet_xml(tab: Tab, styles: Styles, epoch: dt.datetime, kept: Kept) -> bytes
     height = max(len(tab.rows), max((r for r, row in looks.items() if row), default=0))
     width = max(max((len(row) for row in tab.rows), default=0),
                 max((c for row in looks.values() for c in row), default=0))
+    letters = ["", *(column_letter(c) for c in range(1, width + 1))]
+    style_of: dict[int, int] = {}  # id of a look in ``looks`` (alive until the end) -> its cell format
     body: list[str] = []
     for r in range(1, height + 1):
         values = tab.rows[r - 1] if r <= len(tab.rows) else ()
@@ -100,9 +102,10 @@ def sheet_xml(tab: Tab, styles: Styles, epoch: dt.datetime, kept: Kept) -> bytes
             value = values[c - 1] if c <= len(values) else None
             look = row_looks.get(c, PLAIN)
             if look.number_format is None and (code := date_format(value)):
-                look = replace(look, number_format=code)
-            ref = f"{column_letter(c)}{r}"
-            cells.append(cell_xml("", ref, value, styles.look(look), epoch, f"{tab.name}!{ref}"))
+                style = styles.look(replace(look, number_format=code))
+            elif (style := style_of.get(id(look), -1)) < 0:
+                style = style_of[id(look)] = styles.look(look)
+            cells.append(cell_xml("", f"{letters[c]}{r}", value, style, epoch, tab.name))
         body.append(f'<row r="{r}">{"".join(cells)}</row>' if cells else "")
     extent = f"A1:{column_letter(width)}{height}" if width and height else "A1"
     parts = [DECLARATION, f'<worksheet xmlns="{MAIN}" xmlns:r="{DOC_REL}">']
