@@ -25,7 +25,7 @@ from pathlib import Path
 from .backends import sheet_key
 from .backends.base import Append, Backend, Book, Changes, Tab, Update, Value
 from .backends.excel import ExcelBackend
-from .cut_sides import CutSide
+from .cut_sides import event_cut_sides
 from .elimination import RoundSeating
 from .errors import Problems, SheetswissError, WorkbookUnavailable, first_few
 from .heats import Qualification
@@ -34,13 +34,13 @@ from .model import Event, HeatGame, Player, PlayerId
 from .names import Names, name_key, sort_key
 from .pairing import Pairing, check_pairing, pair_round
 from .pairing.solver import Proof
-from .playoffs import Bracket
+from .playoffs import Bracket, typed_bracket
 from .seating import seat_heat
 from .settings import Settings
 from .standings import compute_standings, top_cut
 from .standings import explain as explain_standing
 from .tiebreaks import number_text
-from .workbook.contract import GM_TABS, PLAYERS, PLAYOFFS, RESULTS
+from .workbook.contract import GM_TABS, PLAYERS, RESULTS
 from .workbook.locate import find_column, find_tab, last_paired, require_column
 from .workbook.parse import (
     parse_event,
@@ -406,8 +406,9 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
         table = compute_standings(event)
         end = round_end(book, event.settings.round_minutes, ends, when)
         bracket: Bracket | None = None
-        if parse_playoffs(book).seeds:  # the playoff is what players look for now: it becomes the first page
-            bracket, _ = _typed_bracket(book, event)
+        sheet = parse_playoffs(book)
+        if sheet.seeds:  # the playoff is what players look for now: it becomes the first page
+            bracket, _ = typed_bracket(event, sheet)
             nav = [("index.html", "Playoff"), ("pairings.html", "Pairings"), ("standings.html", "Standings")]
             pages = [pages_for.playoffs_page(event.settings.event_name, bracket, nav, when),
                      pages_for.pairings_page(event, nav, when, name="pairings.html")]
@@ -609,51 +610,15 @@ def _places_report(settings: Settings, result: Qualification, heats: Sequence[He
             "before by score as a share of their table winner's, then raw score"]
 
 
-def _typed_bracket(book: Book, event: Event) -> tuple[Bracket, list[str]]:
-    """The bracket as the Playoffs tab has it (its seeds and the winners typed there), or a new one seeded
-    from the standings' top cut."""
-    from .playoffs import BadWinner, advance, new_bracket
-
-    settings = event.settings
-    sheet = parse_playoffs(book)
-    seeds = list(sheet.seeds)
-    notes = []
-    if not seeds:
-        table = compute_standings(event)
-        if table.cut < 2:
-            raise SheetswissError("Settings: top_cut is 0, so there is no playoff; set top_cut (4, 8, 16 ...)")
-        seeds = list(table.qualified)
-        if settings.rounds and table.rounds < settings.rounds:
-            notes.append(f"The Swiss is not finished (round {table.rounds} of {settings.rounds}): "
-                         "these seeds are the current standings")
-        notes.append(f"Seeded the top {len(seeds)} from the standings after round {table.rounds}")
-    bracket = new_bracket(settings.playoff, seeds, order=settings.bracket_order, reset=settings.bracket_reset)
-    known = Names(seeds)
-    typed: dict[str, str] = {}
-    where: dict[str, str] = {}
-    for typed_winner in sheet.winners:
-        try:
-            bracket.match(typed_winner.match)
-        except SheetswissError as e:
-            raise SheetswissError(f"{typed_winner.match_cell}: {e}") from None
-        typed[typed_winner.match] = known.find(typed_winner.winner) or typed_winner.winner
-        where[typed_winner.match] = typed_winner.winner_cell
-    try:
-        return advance(bracket, typed), notes
-    except BadWinner as e:
-        winner = typed.get(e.match, "")
-        hint = known.did_you_mean(winner) if known.find(winner) is None else ""
-        raise SheetswissError(f"{where.get(e.match, PLAYOFFS)}: {e}{hint}") from None
-
-
 def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | None = None) -> Report:
     """Draw or advance the playoff (``playoff`` setting) in the Playoffs tab: the first run seeds the top
     cut from the standings; the GM types each winner in column E and runs it again to advance."""
     backend = open_backend(source)
     book = backend.read()
     event = parse_event(book)
-    bracket, notes = _typed_bracket(book, event)
-    sides = _cut_sides(book, event, bracket)
+    sheet = parse_playoffs(book)
+    bracket, notes = typed_bracket(event, sheet)
+    sides = event_cut_sides(event, bracket, sheet)
     when = _now(now)
     ending = _finish(backend, book, when=when, command="playoffs", written="Playoffs", dry_run=dry_run,
                      tabs=(playoffs_tab(event.settings.event_name, bracket, when,
@@ -670,16 +635,6 @@ def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime |
                      for m in bracket.to_play)
     lines.append(ending)
     return Report(tuple(lines), bracket)
-
-
-def _cut_sides(book: Book, event: Event, bracket: Bracket) -> dict[str, CutSide] | None:
-    """A Netrunner cut's sides (``points: netrunner``, RULES.md 6.8), with the corp players typed in
-    Playoffs column F; ``None`` for other events."""
-    if event.settings.points != "netrunner":
-        return None
-    from .cut_sides import chosen_corps, cut_sides
-
-    return cut_sides(bracket, chosen_corps(parse_playoffs(book).corps, bracket))
 
 
 def plan(source: str | Backend | None = None, *, players: int | None = None, cut: int | None = None,
@@ -743,8 +698,9 @@ def rating(sources: Sequence[str | Backend], *, elo: bool = False, into: str | B
         match_wins, match_draws = match_records(event, through=table.rounds)
         places = {row.player: row.rank for row in table.rows}
         name = event.settings.event_name or backend.label
-        if parse_playoffs(book).seeds:
-            bracket, _ = _typed_bracket(book, event)
+        sheet = parse_playoffs(book)
+        if sheet.seeds:
+            bracket, _ = typed_bracket(event, sheet)
             if bracket.champion is None:
                 notes.append(f"{name}: the playoff is not finished, so its places come from the Swiss standings")
             else:

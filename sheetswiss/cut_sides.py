@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import final
 
 from .errors import SheetswissError
-from .model import PlayerId
+from .model import Event, PlayerId, PlayoffSheet
 from .playoffs import Bracket
 
-__all__ = ["CutSide", "chosen_corps", "cut_sides"]
+__all__ = ["CutSide", "chosen_corps", "cut_sides", "event_cut_sides"]
 
 
 @final
@@ -115,3 +115,11 @@ def chosen_corps(cells: Sequence[tuple[str, str, str]], bracket: Bracket) -> dic
             raise SheetswissError(f"{cell}: {typed!r} is not a player of {match_id}; type the corp player, {names}")
         out[match_id] = found[0]
     return out
+
+
+def event_cut_sides(event: Event, bracket: Bracket, sheet: PlayoffSheet) -> dict[str, CutSide] | None:
+    """A Netrunner cut's sides (``points: netrunner``, RULES.md 6.8), with the corp players typed in the
+    Playoffs tab; ``None`` for other events."""
+    if event.settings.points != "netrunner":
+        return None
+    return cut_sides(bracket, chosen_corps(sheet.corps, bracket))

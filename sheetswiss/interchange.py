@@ -105,13 +105,15 @@ def identities(book: Book) -> dict[str, nrtm.Identities]:
 
 def _cut(book: Book, event: Event) -> nrtm.Cut | None:
     """The top cut as the Playoffs tab has it, with its sides in a Netrunner event; ``None`` before one."""
-    from .api import _cut_sides, _typed_bracket
+    from .cut_sides import event_cut_sides
+    from .playoffs import typed_bracket
     from .workbook.parse_playoffs import parse_playoffs
 
-    if not parse_playoffs(book).seeds:
+    sheet = parse_playoffs(book)
+    if not sheet.seeds:
         return None
-    bracket, _ = _typed_bracket(book, event)
-    return nrtm.Cut(bracket=bracket, sides=_cut_sides(book, event, bracket) or {})
+    bracket, _ = typed_bracket(event, sheet)
+    return nrtm.Cut(bracket=bracket, sides=event_cut_sides(event, bracket, sheet) or {})
 
 
 def _write_text(path: Path, text: str) -> None:

@@ -17,7 +17,8 @@ from .errors import SheetswissError, first_few
 from .results import Result
 from .settings import Settings
 
-__all__ = ["AvoidPair", "CellRef", "Event", "Game", "HeatGame", "HeatSeat", "Player", "PlayerId", "SideLabels"]
+__all__ = ["AvoidPair", "CellRef", "Event", "Game", "HeatGame", "HeatSeat", "Player", "PlayerId", "PlayoffSheet",
+           "SideLabels", "TypedWinner"]
 
 PlayerId: TypeAlias = str
 """A player's name exactly as in Players!A (names are unique)."""
@@ -246,3 +247,33 @@ class HeatGame:
     def has_results(self) -> bool:
         """Whether any Score or Place is typed: the game is finished and counts (module docstring)."""
         return any(s.score is not None or s.place is not None for s in self.seats)
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TypedWinner:
+    """A Winner cell of the Playoffs tab the GM filled: the match's id and the name as typed (matched to a seed
+    when the bracket is rebuilt, :func:`~sheetswiss.playoffs.typed_bracket`)."""
+
+    match: str
+    winner: str
+    match_cell: CellRef
+    """Where the match's id stands, e.g. ``Playoffs!A5``."""
+    winner_cell: CellRef
+    """Where the winner was typed, e.g. ``Playoffs!E5``."""
+
+
+@final
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayoffSheet:
+    """What the GM's Playoffs tab holds (:func:`~sheetswiss.workbook.parse_playoffs.parse_playoffs`): no seeds
+    before a playoff is drawn."""
+
+    seeds: tuple[PlayerId, ...]
+    """The seeded players, best first."""
+    winners: tuple[TypedWinner, ...]
+    """Every row with both a match id and a typed winner, top to bottom."""
+    corps: tuple[tuple[CellRef, str, str], ...]
+    """``(cell, match id, text)`` of every filled corp cell beside a match id (a Netrunner cut, RULES.md 6.8)."""
+    tab: str = "Playoffs"
+    """The tab's name, for a message about a match whose cell is not known."""

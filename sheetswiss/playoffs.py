@@ -30,7 +30,8 @@ from fractions import Fraction
 from typing import TypeAlias, final, get_args
 
 from .errors import SheetswissError, UnknownName
-from .model import PlayerId
+from .model import Event, PlayerId, PlayoffSheet
+from .names import Names
 from .settings import BracketOrder, PlayoffSystem
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "bracket_order",
     "new_bracket",
     "outcomes",
+    "typed_bracket",
 ]
 
 BRACKET_ORDERS: tuple[BracketOrder, ...] = get_args(BracketOrder)
@@ -638,3 +640,42 @@ def outcomes(bracket: Bracket) -> Iterator[tuple[Fraction, Bracket]]:
         assert player is not None
         for chance, finished in outcomes(advance(bracket, {match.id: player})):
             yield chance / 2, finished
+
+
+def typed_bracket(event: Event, sheet: PlayoffSheet) -> tuple[Bracket, list[str]]:
+    """The bracket as the Playoffs tab has it (its seeds and the winners typed there), or, before one is
+    drawn, a new one seeded from the standings' top cut (RULES.md 6); with lines that say how it was seeded.
+
+    A typed winner is matched to a seed as names are (RULES.md 1.6); a match id the bracket lacks, or a winner
+    who is not one of the match's players, is an error naming its cell."""
+    from .standings import compute_standings
+
+    settings = event.settings
+    seeds = list(sheet.seeds)
+    notes = []
+    if not seeds:
+        table = compute_standings(event)
+        if table.cut < 2:
+            raise SheetswissError("Settings: top_cut is 0, so there is no playoff; set top_cut (4, 8, 16 ...)")
+        seeds = list(table.qualified)
+        if settings.rounds and table.rounds < settings.rounds:
+            notes.append(f"The Swiss is not finished (round {table.rounds} of {settings.rounds}): "
+                         "these seeds are the current standings")
+        notes.append(f"Seeded the top {len(seeds)} from the standings after round {table.rounds}")
+    bracket = new_bracket(settings.playoff, seeds, order=settings.bracket_order, reset=settings.bracket_reset)
+    known = Names(seeds)
+    typed: dict[str, str] = {}
+    where: dict[str, str] = {}
+    for typed_winner in sheet.winners:
+        try:
+            bracket.match(typed_winner.match)
+        except SheetswissError as e:
+            raise SheetswissError(f"{typed_winner.match_cell}: {e}") from None
+        typed[typed_winner.match] = known.find(typed_winner.winner) or typed_winner.winner
+        where[typed_winner.match] = typed_winner.winner_cell
+    try:
+        return advance(bracket, typed), notes
+    except BadWinner as e:
+        winner = typed.get(e.match, "")
+        hint = known.did_you_mean(winner) if known.find(winner) is None else ""
+        raise SheetswissError(f"{where.get(e.match, sheet.tab)}: {e}{hint}") from None
