@@ -566,6 +566,11 @@ class Nesting:
         out: np.ndarray = self.order[np.where(self.depth[a] <= self.depth[b], a, b)]
         return out
 
+    def exact(self, u: np.ndarray, v: np.ndarray) -> list[int]:
+        """Z for the pairs ``(u[i], v[i])``, exactly (Python integers)."""
+        held = self.held
+        return [held[b] for b in self._lowest_many(u, v).tolist()]
+
     def many(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         """Z for the pairs ``(u[i], v[i])`` as int64, capped at 2**62 (exact when :attr:`small`)."""
         out: np.ndarray = self._held[self._lowest_many(u, v)]

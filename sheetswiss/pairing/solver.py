@@ -694,12 +694,15 @@ class Solver:
             i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
             keep = c.allowed_many(i, j)
             i, j = i[keep], j[keep]
-            for s, u, v in zip(c.reduced_many(i, j), i.tolist(), j.tolist()):
-                s = 2 * s - d[u] - d[v]
-                if s < 0 and nest is not None:
-                    s += nest(u, v)
-                if s < 0:
-                    bad.append((s, u, v))
+            slack = [2 * s - d[u] - d[v] for s, u, v in zip(c.reduced_many(i, j), i.tolist(), j.tolist())]
+            short = [k for k, s in enumerate(slack) if s < 0]
+            if short and nest is not None:
+                at = np.array(short, dtype=np.int64)
+                for k, z in zip(short, nest.exact(i[at], j[at])):
+                    slack[k] += z
+            for k in short:
+                if slack[k] < 0:
+                    bad.append((slack[k], int(i[k]), int(j[k])))
                     if len(bad) >= _MAX_VIOLATIONS:
                         raise _Enough
 
