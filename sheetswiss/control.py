@@ -80,6 +80,11 @@ def run_request(backend: Backend, request: Request, cells: ControlCells, *, fmt:
                if other and fmt in kinds else f"{request.command!r} is not a command the Control tab runs")
         raise SheetswissError(f"{cells.cell('Command')}: {why}; choose one of: {', '.join(allowed)}")
     c, dry = request.command, request.dry_run
+    if c == "pair" and request.check:
+        if request.redo:
+            raise SheetswissError(f"{cells.cell('Check')}: Check checks the round in Results as it is, and Redo "
+                                  f"({cells.cell('Redo')}) pairs it again; tick one of them")
+        return api.check_pairings(backend, dry_run=dry, now=now).lines
     if c == "pair":
         return api.pair(backend, redo=request.redo, dry_run=dry, now=now).lines
     if c == "standings":

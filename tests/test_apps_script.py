@@ -67,13 +67,14 @@ def test_the_script_finds_the_labels_and_header_the_control_tab_has() -> None:
 def test_the_script_offers_each_command_the_options_watch_reads() -> None:
     """For each command, the options the script writes are those :meth:`Request.words` passes on."""
     flags = {"--heat": "heat", "--round": "round", "--explain": "player", "--absent": "player", "--redo": "redo",
-             "--dry-run": "dryRun"}
+             "--check": "check", "--dry-run": "dryRun"}
     body = re.search(r"^var COMMANDS = \[(.*?)^\];", CODE, re.S | re.M)
     assert body is not None
     script = {name: set(re.findall(r"'(\w+)'", options))
               for name, options in re.findall(r"name: '(\w+)'.*?options: \[([^\]]*)\]", body.group(1))}
     for command in commands_for(None):
-        everything = Request(command=command, heat=1, round=1, player="Ana", redo=True, dry_run=True, by="", at="")
+        everything = Request(command=command, heat=1, round=1, player="Ana", redo=True, dry_run=True, by="", at="",
+                             check=True)
         read = {flags[word] for word in everything.words().split() if word in flags}
         assert script[command] == read, command
 
@@ -117,6 +118,12 @@ needs_node = pytest.mark.skipif(NODE is None, reason="Node.js is not installed h
     ("swiss", {"command": "pair", "redo": True, "dryRun": True, "heat": "3"},
      Request(command="pair", heat=None, round=None, player="", redo=True, dry_run=True, by="gm@example.org",
              at="")),
+    ("swiss", {"command": "pair", "check": True, "player": "Ana Lima"},
+     Request(command="pair", heat=None, round=None, player="", redo=False, dry_run=False, by="gm@example.org",
+             at="", check=True)),
+    ("swiss", {"command": "standings", "check": True},
+     Request(command="standings", heat=None, round=None, player="", redo=False, dry_run=False,
+             by="gm@example.org", at="")),
     ("swiss", {"command": "slips", "round": "4"},
      Request(command="slips", heat=None, round=4, player="", redo=False, dry_run=False, by="gm@example.org",
              at="")),

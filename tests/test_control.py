@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from sheetswiss import api
-from sheetswiss.backends.base import Book, Value
+from sheetswiss.backends.base import Book, Value, column_letter
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GUARD_TAB, GoogleSheetsBackend, RewritingSession
 from sheetswiss.cli import cli
@@ -77,7 +77,7 @@ def test_new_makes_the_control_tab_with_its_drop_down_and_checkboxes(tmp_path: P
     ws = openpyxl.load_workbook(path)[CONTROL]
     lists = {str(v.sqref): v.formula1 for v in ws.data_validations.dataValidation}
     assert lists == {"B2": '"' + ",".join(COMMANDS["swiss"]) + '"', "B6": '"TRUE,FALSE"', "B7": '"TRUE,FALSE"',
-                     "B8": '"TRUE,FALSE"'}
+                     "B8": '"TRUE,FALSE"', "B9": '"TRUE,FALSE"'}
 
 
 def test_the_control_command_adds_the_tab_to_an_older_event(tmp_path: Path) -> None:
@@ -212,7 +212,7 @@ def test_a_renamed_tab_or_a_moved_header_is_refused_naming_the_cell(tmp_path: Pa
     before = path.read_bytes()
     lines: list[str] = []
     api.watch(str(path), echo=lines.append, now=clock(), sleep=steps(lambda: None))
-    assert lines[1] == ("09:00:00 Control: requests refused: Requests!A8: this tab looks like the Control tab "
+    assert lines[1] == ("09:00:00 Control: requests refused: Requests!A9: this tab looks like the Control tab "
                         "renamed; requests are taken only from a tab named Control: name it Control again")
     assert len(lines) == 3  # said once
     assert path.read_bytes() == before
@@ -271,7 +271,7 @@ def test_new_on_a_sheet_makes_a_drop_down_and_checkboxes(fake: FakeSheets) -> No
     tab = fake.sheet(KEY, CONTROL)
     command = tab.cells[1, 1]["dataValidation"]["condition"]
     assert command == {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": c} for c in COMMANDS["swiss"]]}
-    assert [tab.cells[r, 1]["dataValidation"]["condition"]["type"] for r in (5, 6, 7)] == ["BOOLEAN"] * 3
+    assert [tab.cells[r, 1]["dataValidation"]["condition"]["type"] for r in (5, 6, 7, 8)] == ["BOOLEAN"] * 4
 
 
 def test_on_a_sheet_pair_asked_from_the_browser_is_answered(fake: FakeSheets) -> None:
@@ -428,7 +428,7 @@ def test_copy_to_a_sheet_keeps_the_control_tab_drop_down_and_checkboxes(fake: Fa
     api.copy(str(path), sheet(fake))
     tab = fake.sheet(KEY, CONTROL)
     assert tab.cells[1, 1]["dataValidation"]["condition"]["type"] == "ONE_OF_LIST"
-    assert tab.cells[7, 1]["dataValidation"]["condition"] == {"type": "BOOLEAN"}
+    assert tab.cells[8, 1]["dataValidation"]["condition"] == {"type": "BOOLEAN"}
 
 
 @pytest.mark.slow
@@ -443,7 +443,7 @@ def test_a_request_saved_by_libreoffice_is_run(tmp_path: Path) -> None:
                    check=True, capture_output=True, timeout=180)
     shutil.copy(tmp_path / "saved" / path.name, path)  # the workbook as LibreOffice saves it
     ws = openpyxl.load_workbook(path)[CONTROL]
-    assert {str(v.sqref) for v in ws.data_validations.dataValidation} >= {"B2", "B8"}
+    assert {str(v.sqref) for v in ws.data_validations.dataValidation} >= {"B2", "B9"}
     api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
     book = ExcelBackend(path).read()
     assert control(book)["Status"] == "done" and parse_event(book).paired_rounds == 1
@@ -455,7 +455,7 @@ def test_a_missing_label_or_a_label_twice_is_refused() -> None:
                                               r"for each of: Command, .*rename this tab, then run sheetswiss control"):
         find_control(Book({CONTROL: tuple(rows)}))
     rows += [("Output", None), ("run", True)]
-    with pytest.raises(SheetswissError, match=r"^Control!A15: a second row labelled 'Run' \(the first is row 8\)"):
+    with pytest.raises(SheetswissError, match=r"^Control!A16: a second row labelled 'Run' \(the first is row 9\)"):
         find_control(Book({CONTROL: tuple(rows)}))
 
 
@@ -506,3 +506,124 @@ def test_a_player_not_in_players_is_refused_naming_the_player_cell(tmp_path: Pat
     ask(path, command="standings", player="Zed", run=True)
     api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
     assert str(control(ExcelBackend(path).read())["Output"]).startswith("Control!B5: 'Zed' is not in Players")
+
+
+# -- pair --check: the round as the GM edited it in Results --------------------------------------------------
+
+
+def swap_two_opponents(path: Path) -> tuple[str, str]:
+    """After round 1 is paired: the Player B of the round's first two tables swapped in Results, as a GM
+    types them over each other; the two names, as they now stand at table 1 and table 2."""
+    backend = ExcelBackend(path)
+    rows = backend.read().rows("Results")
+    b = rows[0].index("Player B")
+    one, two = str(rows[1][b]), str(rows[2][b])
+    backend.fill_cells("Results", {f"{column_letter(b + 1)}2": two, f"{column_letter(b + 1)}3": one})
+    return two, one
+
+
+def test_check_ticked_with_pair_checks_the_edited_round_rewrites_pairings_and_logs_it(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    api.pair(str(path), now=NOW)
+    at_one, at_two = swap_two_opponents(path)
+    ask(path, command="pair", check=True, run=True)
+    results = ExcelBackend(path).read().rows("Results")
+    lines: list[str] = []
+    api.watch(str(path), echo=lines.append, now=clock(), sleep=steps())
+    book = ExcelBackend(path).read()
+    status = control(book)
+    assert status["Status"] == "done" and status["Run"] is False and status["Check"] is True
+    output = str(status["Output"]).splitlines()
+    assert output[0] == "Round 1 as edited in Results: 3 tables; a valid round"
+    assert [line.split(" v ")[1].split(" (was")[0] for line in output[1:3]] == [at_one, at_two]
+    assert all(line.startswith(f"Changed: table {t}: ") for t, line in zip((1, 2), output[1:3], strict=True))
+    assert output[-1] == "Written: Pairings, Log"
+    assert lines[1] == f"09:00:00 Control: pair --check: done: {output[0]}"
+    assert book.rows("Results") == results  # the GM's rows stay as typed
+    assert [row[3] for row in book.rows("Pairings")[2:4]] == [at_one, at_two]
+    log = book.rows("Log")[-1]
+    assert log[1] == "pair --check" and f"table 1: {book.rows('Pairings')[2][1]} v {at_one}" in str(log[3])
+
+
+def test_check_with_dry_run_writes_nothing_but_the_control_tab(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    api.pair(str(path), now=NOW)
+    ask(path, command="pair", check=True, dry_run=True, run=True)
+    before = ExcelBackend(path).read()
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    after = ExcelBackend(path).read()
+    assert without_control(after) == without_control(before)
+    assert str(control(after)["Output"]).splitlines() == [
+        "Round 1 as edited in Results: 3 tables; a valid round",
+        "Changed: nothing (the rows are as the round was paired)",
+        "Dry run, nothing written; would write: Pairings, Log"]
+
+
+def test_an_edited_round_that_leaves_a_player_out_is_refused_in_the_control_tab(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    api.pair(str(path), now=NOW)
+    backend = ExcelBackend(path)
+    rows = backend.read().rows("Results")
+    b = rows[0].index("Player B")
+    twice = str(rows[1][b])
+    backend.fill_cells("Results", {f"{column_letter(b + 1)}3": twice})  # one player twice, another in no row
+    ask(path, command="pair", check=True, run=True)
+    before = ExcelBackend(path).read()
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    after = ExcelBackend(path).read()
+    assert without_control(after) == without_control(before)
+    status = control(after)
+    assert status["Status"] == "refused"
+    assert status["Output"] == f"Results!A3: {twice!r} is in round 1 twice (also row 2)"
+
+
+def test_check_and_redo_ticked_together_are_refused_naming_the_check_cell(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    api.pair(str(path), now=NOW)
+    ask(path, command="pair", check=True, redo=True, run=True)
+    before = ExcelBackend(path).read()
+    lines: list[str] = []
+    api.watch(str(path), echo=lines.append, now=clock(), sleep=steps())
+    after = ExcelBackend(path).read()
+    assert without_control(after) == without_control(before)
+    assert control(after)["Output"] == ("Control!B7: Check checks the round in Results as it is, and Redo "
+                                        "(Control!B6) pairs it again; tick one of them")
+    assert lines[1].startswith("09:00:00 Control: pair --redo --check: refused: Control!B7: ")
+
+
+def test_a_control_tab_made_before_check_existed_still_takes_requests(tmp_path: Path) -> None:
+    """An older Control tab has no Check row: its requests run as before, and a Check row the GM inserts
+    (anywhere: rows are found by label) is read."""
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    wb = openpyxl.load_workbook(path)
+    ws = wb[CONTROL]
+    check_row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Check")
+    ws.delete_rows(check_row)
+    wb.save(path)
+    book = ExcelBackend(path).read()
+    assert "Check" not in [row[0] for row in book.rows(CONTROL) if row]
+    cells = find_control(book)
+    assert cells is not None and "Check" not in cells.rows and cells.request().check is False
+    ask(path, command="pair", run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    book = ExcelBackend(path).read()
+    assert control(book)["Status"] == "done" and parse_event(book).paired_rounds == 1
+    swap_two_opponents(path)
+    last = len(book.rows(CONTROL)) + 2
+    ExcelBackend(path).fill_cells(CONTROL, {f"A{last}": "Check", f"B{last}": True})
+    ask(path, command="pair", run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    book = ExcelBackend(path).read()
+    assert control(book)["Status"] == "done", control(book)["Output"]
+    assert book.rows("Log")[-1][1] == "pair --check" and parse_event(book).paired_rounds == 1
+
+
+def test_check_from_the_control_tab_of_a_google_sheet(fake: FakeSheets) -> None:
+    backend = started(fake)
+    api.pair(backend, now=NOW)
+    type_request(fake, backend, command="pair", check=True, run=True)
+    api.watch(backend, echo=lambda line: None, now=clock(), sleep=steps(lambda: None))
+    book = sheet(fake).read()
+    assert control(book)["Status"] == "done", control(book)["Output"]
+    assert str(control(book)["Output"]).startswith("Round 1 as edited in Results: 3 tables; a valid round")
+    assert book.rows("Log")[-1][1] == "pair --check"

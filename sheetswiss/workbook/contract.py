@@ -7,6 +7,7 @@ __all__ = [
     "CONTROL",
     "CONTROL_HEADER",
     "CONTROL_LABELS",
+    "CONTROL_OPTIONAL",
     "CONTROL_REQUEST",
     "CONTROL_STATUS",
     "GM_TABS",
@@ -93,9 +94,14 @@ made by choosing a Command and ticking Run; ``sheetswiss watch`` runs it and wri
 CONTROL_HEADER = ("Control", "Value", "Help")
 """Row 1 of the Control tab. Requests are refused while row 1 does not read so (a moved header)."""
 
-CONTROL_REQUEST = ("Command", "Heat", "Round", "Player", "Redo", "Dry run", "Run", "Requested by", "Requested at")
+CONTROL_REQUEST = ("Command", "Heat", "Round", "Player", "Redo", "Check", "Dry run", "Run", "Requested by",
+                   "Requested at")
 """Labels (column A) of the request cells (column B): the GM's, or the sheetswiss menu's. The tool writes only
 Run among them: it unticks Run when it takes the request."""
+
+CONTROL_OPTIONAL = ("Check",)
+"""Request labels a Control tab may lack: one made before the label existed. A missing one reads as empty
+(a checkbox unticked); a GM who wants it inserts the row (the label in column A, the value in B)."""
 
 CONTROL_STATUS = ("Status", "Started", "Finished", "Output")
 """Labels (column A) of the status cells (column B): written by the tool only; a GM's edit there is overwritten."""

@@ -13,10 +13,11 @@ from typing import Literal, final
 
 from ..backends.base import Band, Book, Tab, TabFormat, Validation, Value, column_letter
 from ..errors import SheetswissError, excerpt
-from .contract import CONTROL, CONTROL_HEADER, CONTROL_LABELS, CONTROL_STATUS
+from .contract import CONTROL, CONTROL_HEADER, CONTROL_LABELS, CONTROL_OPTIONAL, CONTROL_STATUS
 from .parse import cell_text
 
 __all__ = [
+    "CHECKBOXES",
     "COMMANDS",
     "HELP",
     "ControlCells",
@@ -42,6 +43,8 @@ HELP: Mapping[str, str] = {
     "Round": "slips: the round (a number; empty: the last paired round)",
     "Player": "standings: explain this player's tiebreaks; advance: who is absent (names, comma-separated)",
     "Redo": "pair: tick to re-pair the last round (while none of its results is in)",
+    "Check": "pair: tick to check the last round as edited in Results (players swapped before any result), "
+             "rewrite Pairings from it and log the edit",
     "Dry run": "Tick to see what the command would do, writing nothing",
     "Run": "Tick to run the command; sheetswiss unticks it when it takes the request",
     "Requested by": "Filled by the sheetswiss menu (who asked), or left empty",
@@ -54,6 +57,9 @@ HELP: Mapping[str, str] = {
 """Column C of each row: what the value in column B is for."""
 
 _TICKED = {"true", "yes", "y", "x", "1", "✓", "✔", "☑"}
+
+CHECKBOXES = ("Redo", "Check", "Dry run", "Run")
+"""The labels whose value is a checkbox."""
 
 
 def commands_for(fmt: str | None) -> tuple[str, ...]:
@@ -80,14 +86,14 @@ def is_ticked(value: Value) -> bool:
 
 def control_tab(fmt: str) -> Tab:
     """The Control tab as ``new`` (and ``sheetswiss control``) makes it: the header, a row per label with
-    its help, the Command drop-down of the format's commands, and checkboxes for Redo, Dry run and Run."""
+    its help, the Command drop-down of the format's commands, and checkboxes for Redo, Check, Dry run and Run."""
     rows: list[tuple[Value, ...]] = [CONTROL_HEADER]
     for label in CONTROL_LABELS:
-        value: Value = False if label in ("Redo", "Dry run", "Run") else None
+        value: Value = False if label in CHECKBOXES else None
         rows.append((label, value, HELP[label]))
     row_of = {label: i for i, label in enumerate(CONTROL_LABELS, start=2)}
     validations = (Validation(row_of["Command"], 2, choices=commands_for(fmt)),
-                   *(Validation(row_of[label], 2, checkbox=True) for label in ("Redo", "Dry run", "Run")))
+                   *(Validation(row_of[label], 2, checkbox=True) for label in CHECKBOXES))
     first_status = row_of[CONTROL_STATUS[0]]
     return Tab(CONTROL, tuple(rows), TabFormat(
         freeze_rows=1, widths=(14, 60, 70),
@@ -113,6 +119,8 @@ class Request:
     dry_run: bool
     by: str
     at: str
+    check: bool = False
+    """pair: check the last round as edited in Results (``pair --check``)."""
 
     def words(self) -> str:
         """The request as a command line a GM would type (without the event): ``pair --redo``."""
@@ -127,6 +135,8 @@ class Request:
             parts.append(f'--absent "{self.player}"')
         if self.command == "pair" and self.redo:
             parts.append("--redo")
+        if self.command == "pair" and self.check:
+            parts.append("--check")
         if self.dry_run and self.command != "publish":
             parts.append("--dry-run")
         return " ".join(parts)
@@ -173,7 +183,7 @@ class ControlCells:
         return Request(command=text("Command").lower(), heat=number("Heat"), round=number("Round"),
                        player=text("Player"), redo=is_ticked(self.values.get("Redo")),
                        dry_run=is_ticked(self.values.get("Dry run")), by=text("Requested by"),
-                       at=text("Requested at"))
+                       at=text("Requested at"), check=is_ticked(self.values.get("Check")))
 
 
 def _labels_in(rows: tuple[tuple[Value, ...], ...]) -> dict[str, tuple[int, int]]:
@@ -198,7 +208,8 @@ def find_control(book: Book) -> ControlCells | None:
     """The Control tab's cells, ``None`` when the event has no Control tab.
 
     Refused, naming the cell, when the tab was renamed (another tab holds its labels), when row 1 is not its
-    header, when a label stands outside column A or appears twice, or when one is missing.
+    header, when a label stands outside column A or appears twice, or when one is missing (but for
+    :data:`~sheetswiss.workbook.contract.CONTROL_OPTIONAL`'s: a missing one reads as empty, unticked).
     """
     if CONTROL not in book.tabs:
         renamed = [t for t in book.tabs if _looks_like_control(book.rows(t))]
@@ -224,7 +235,7 @@ def find_control(book: Book) -> ControlCells | None:
             raise SheetswissError(
                 f"{CONTROL}!{column_letter(c)}{r}: the label {label!r} should be in column A, with its value in B "
                 "(a column inserted?); requests are refused until the labels are back in column A")
-    missing = [label for label in CONTROL_LABELS if label not in found]
+    missing = [label for label in CONTROL_LABELS if label not in found and label not in CONTROL_OPTIONAL]
     if missing:
         raise SheetswissError(f"{CONTROL}!A:A: no row labelled {', '.join(repr(m) for m in missing)}; the "
                               f"Control tab needs a row for each of: {', '.join(CONTROL_LABELS)} "

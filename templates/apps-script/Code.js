@@ -12,7 +12,7 @@
  * - it writes only the request cells, never Status, Started, Finished or Output;
  * - a request is one of the commands listed in COMMANDS, and only when the Control tab's Command drop-down
  *   offers it (the drop-down holds the commands of the event's format); a request never carries code or a
- *   file path, only a command's plain name, a heat or round number, player names and two ticks;
+ *   file path, only a command's plain name, a heat or round number, player names and three ticks;
  * - no request is written while sheetswiss is running one, or while one waits to be taken.
  *
  * Its manifest (appsscript.json) asks for this spreadsheet only (spreadsheets.currentonly) and for the
@@ -31,6 +31,7 @@ var LABELS = {
   round: 'Round',
   player: 'Player',
   redo: 'Redo',
+  check: 'Check',
   dryRun: 'Dry run',
   run: 'Run',
   requestedBy: 'Requested by',
@@ -42,13 +43,20 @@ var LABELS = {
 };
 
 /**
+ * The labels a Control tab may lack: one made before the label existed. A missing one reads as empty; a
+ * request that needs it is refused, saying which row to insert.
+ */
+var OPTIONAL = ['check'];
+
+/**
  * The commands the menu can ask for, each with the options it takes (the others are cleared when it is
  * asked for, so a heat number typed for seat is not read by another command):
  * heat (seat), round (slips), player (standings: whose tiebreaks to explain; advance: who is absent),
- * redo (pair). Every command but publish takes Dry run.
+ * redo and check (pair: re-pair the last round; check the last round as edited in Results). Every command but
+ * publish takes Dry run.
  */
 var COMMANDS = [
-  {name: 'pair', title: 'Pair the next round', options: ['redo', 'dryRun']},
+  {name: 'pair', title: 'Pair the next round', options: ['redo', 'check', 'dryRun']},
   {name: 'standings', title: 'Standings', options: ['player', 'dryRun']},
   {name: 'playoffs', title: 'Playoffs: draw or advance', options: ['dryRun']},
   {name: 'slips', title: 'Result slips', options: ['round', 'dryRun']},
@@ -69,6 +77,7 @@ var PROMPT = 'prompt';
 var MENU = [
   {fn: 'sheetswissPair', command: 'pair', caption: 'Pair the next round'},
   {fn: 'sheetswissRepair', command: 'pair', caption: 'Pair the last round again (redo)', request: {redo: true}},
+  {fn: 'sheetswissCheck', command: 'pair', caption: 'Check the round as edited in Results', request: {check: true}},
   {fn: 'sheetswissStandings', command: 'standings', caption: 'Standings'},
   {fn: 'sheetswissExplain', command: 'standings', caption: "Explain a player's tiebreaks...",
     request: {player: PROMPT}},
@@ -132,6 +141,7 @@ function onOpen() {
 
 function sheetswissPair() { menuRequest_('sheetswissPair'); }
 function sheetswissRepair() { menuRequest_('sheetswissRepair'); }
+function sheetswissCheck() { menuRequest_('sheetswissCheck'); }
 function sheetswissStandings() { menuRequest_('sheetswissStandings'); }
 function sheetswissExplain() { menuRequest_('sheetswissExplain'); }
 function sheetswissPlayoffs() { menuRequest_('sheetswissPlayoffs'); }
@@ -173,6 +183,7 @@ function sheetswissStatus() {
     round: shown.round,
     player: shown.player,
     redo: isTicked_(control.value('redo')),
+    check: isTicked_(control.value('check')),
     dryRun: isTicked_(control.value('dryRun')),
     run: isTicked_(control.value('run')),
     requestedBy: shown.requestedBy,
@@ -192,7 +203,7 @@ function sheetswissStatus() {
 }
 
 /**
- * The sidebar's request: {command, heat, round, player, redo, dryRun, name}. Returns {ok, message}: what was
+ * The sidebar's request: {command, heat, round, player, redo, check, dryRun, name}. Returns {ok, message}: what was
  * asked, or why nothing was written.
  */
 function sheetswissAsk(form) {
@@ -204,6 +215,7 @@ function sheetswissAsk(form) {
       round: form.round,
       player: form.player,
       redo: form.redo === true,
+      check: form.check === true,
       dryRun: form.dryRun === true,
       by: requester_(cleanName_(form.name))
     };
@@ -223,7 +235,7 @@ function menuRequest_(fn) {
   try {
     var control = readControl_();
     refuseIfBusy_(control);
-    var request = {redo: false, dryRun: false, by: ''};
+    var request = {redo: false, check: false, dryRun: false, by: ''};
     var fixed = item.request || {};
     Object.keys(fixed).forEach(function (key) {
       if (fixed[key] !== PROMPT) {
@@ -304,6 +316,15 @@ function ask_(name, request) {
       throw new ControlProblem('seat needs the heat to seat: give its number.');
     }
     var redo = takes('redo') && request.redo === true;
+    var check = takes('check') && request.check === true;
+    if (redo && check) {
+      throw new ControlProblem('Check (check the round as edited in Results) and Redo (pair the round again) do ' +
+        'not go together: tick one of them. Nothing was written.');
+    }
+    if (check && !control.has('check')) {
+      throw new ControlProblem(CONTROL_TAB + " tab: no row labelled 'Check' in column A (the tab was made before " +
+        "it existed). Insert a row, type Check in column A and add a checkbox in column B, then ask again.");
+    }
     var dryRun = takes('dryRun') && request.dryRun === true;
     var tz = control.spreadsheet.getSpreadsheetTimeZone();
     var at = Utilities.formatDate(new Date(), tz, 'yyyy-MM-dd HH:mm:ss');
@@ -313,6 +334,9 @@ function ask_(name, request) {
       control.write('round', round);
       control.write('player', player);
       control.write('redo', redo);
+      if (control.has('check')) {
+        control.write('check', check);
+      }
       control.write('dryRun', dryRun);
       control.write('requestedBy', request.by || '');
       control.write('requestedAt', at);
@@ -326,7 +350,7 @@ function ask_(name, request) {
       }
       throw e;
     }
-    return 'Asked sheetswiss for ' + words_(name, heat, round, player, redo, dryRun) + ' (' +
+    return 'Asked sheetswiss for ' + words_(name, heat, round, player, redo, check, dryRun) + ' (' +
       control.cell('run') + ' ticked). The answer shows in the sidebar when sheetswiss watch takes it.';
   } finally {
     lock.releaseLock();
@@ -334,12 +358,13 @@ function ask_(name, request) {
 }
 
 /** The request as the command line would read it (without the event): "seat --heat 2 --dry-run". */
-function words_(name, heat, round, player, redo, dryRun) {
+function words_(name, heat, round, player, redo, check, dryRun) {
   var parts = [name];
   if (heat !== '') { parts.push('--heat ' + heat); }
   if (round !== '') { parts.push('--round ' + round); }
   if (player !== '') { parts.push((name === 'advance' ? '--absent' : '--explain') + ' "' + player + '"'); }
   if (redo) { parts.push('--redo'); }
+  if (check) { parts.push('--check'); }
   if (dryRun) { parts.push('--dry-run'); }
   return parts.join(' ');
 }
@@ -373,7 +398,8 @@ function busyReason_(control) {
 
 /**
  * The Control tab's cells, found by their labels in column A: {spreadsheet, sheet, rows, offered,
- * value(key), write(key, value), cell(key)}. A ControlProblem names what is missing or moved.
+ * has(key), value(key), write(key, value), cell(key)}. A ControlProblem names what is missing or moved (a
+ * label of OPTIONAL may be missing: its value reads as '').
  */
 function readControl_() {
   var spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
@@ -423,7 +449,9 @@ function readControl_() {
       rows[key] = r + 1;
     }
   }
-  var missing = Object.keys(LABELS).filter(function (key) { return rows[key] === undefined; });
+  var missing = Object.keys(LABELS).filter(function (key) {
+    return rows[key] === undefined && OPTIONAL.indexOf(key) < 0;
+  });
   if (missing.length > 0) {
     throw new ControlProblem(CONTROL_TAB + " tab: no row labelled '" + missing.map(function (k) {
       return LABELS[k];
@@ -437,7 +465,11 @@ function readControl_() {
     rows: rows,
     offered: offeredCommands_(sheet.getRange(rows.command, 2)),
     cell: cell,
+    has: function (key) { return rows[key] !== undefined; },
     value: function (key) {
+      if (rows[key] === undefined) {
+        return '';
+      }
       var row = values[rows[key] - 1];
       return row.length > 1 ? row[1] : '';
     },

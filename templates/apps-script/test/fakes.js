@@ -13,8 +13,9 @@
   var CHECKBOX = 'CHECKBOX';
 
   /** The Control tab's labels and help, in the order sheetswiss lays them out (rows 2 on). */
-  var LABELS = ['Command', 'Heat', 'Round', 'Player', 'Redo', 'Dry run', 'Run', 'Requested by', 'Requested at',
-    'Status', 'Started', 'Finished', 'Output'];
+  var LABELS = ['Command', 'Heat', 'Round', 'Player', 'Redo', 'Check', 'Dry run', 'Run', 'Requested by',
+    'Requested at', 'Status', 'Started', 'Finished', 'Output'];
+  var CHECKBOXES = ['Redo', 'Check', 'Dry run', 'Run'];
   var FORMATS = {
     swiss: ['pair', 'standings', 'playoffs', 'slips', 'reports', 'register', 'plan', 'publish'],
     heats: ['seat', 'qualify', 'advance', 'publish']
@@ -30,12 +31,12 @@
     var rules = {};
     LABELS.forEach(function (label, i) {
       var row = i + 2;
-      var blank = ['Redo', 'Dry run', 'Run'].indexOf(label) >= 0 ? false : '';
+      var blank = CHECKBOXES.indexOf(label) >= 0 ? false : '';
       rows.push([label, label in values ? values[label] : blank, 'what ' + label + ' is for']);
       if (label === 'Command' && format !== null) {
         rules[row + ',2'] = {type: VALUE_IN_LIST, values: [FORMATS[format || 'swiss'].slice(), true]};
       }
-      if (['Redo', 'Dry run', 'Run'].indexOf(label) >= 0) {
+      if (CHECKBOXES.indexOf(label) >= 0) {
         rules[row + ',2'] = {type: CHECKBOX, values: []};
       }
     });

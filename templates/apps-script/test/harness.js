@@ -119,14 +119,14 @@ const SHOTS = {
         '    1  Ana Lima  v  Gus Joshi\n    2  Bo Berg  v  Hana Lima\n    3  Caro Chen  v  Ivo Chen\n' +
         '    4  Dev Diaz  v  Jo Diaz\n    5  Eli Haas  v  Kai Chen\n    6  Fay Berg  v  Lea Diaz\n' +
         'Written: Results rows 2-7 (round 1), Pairings, Log'},
-    height: 610
+    height: 640
   },
   'apps-script-sidebar-refused.png': {
     control: {Command: 'pair', Status: 'refused', 'Requested by': 'gm@example.org',
       'Requested at': '2026-11-24 11:31:40', Started: '2026-11-24 11:31:42', Finished: '2026-11-24 11:31:42',
       Output: "Results!E4: cannot read 'W' as a result; accepted: 1-0, 0-1, 1/2 (or =, D, draw), game scores " +
         'such as 2-1 or 2-0-1, forfeits +/- -/+ --, bye, half bye (H), zero bye (Z)'},
-    height: 490
+    height: 520
   },
   'apps-script-sidebar-waiting.png': {
     control: {Command: 'seat', Heat: 2, Run: true, Status: 'done', 'Requested by': 'gm@example.org',

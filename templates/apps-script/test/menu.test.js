@@ -43,10 +43,11 @@ test('the menu lists the commands the Control tab offers for a Swiss event, then
   const menu = w.log.menus[0];
   assert.equal(menu.caption, 'sheetswiss');
   assert.deepEqual(menu.items.map((i) => i.caption), [
-    'Pair the next round', 'Pair the last round again (redo)', 'Standings', "Explain a player's tiebreaks...",
-    'Playoffs: draw or advance', 'Result slips...', 'Take in reported results', 'Registrations into Players',
-    'Plan the rounds', "Publish the players' pages", undefined, 'Status and output (sidebar)']);
-  assert.equal(menu.items[10].separator, true);
+    'Pair the next round', 'Pair the last round again (redo)', 'Check the round as edited in Results', 'Standings',
+    "Explain a player's tiebreaks...", 'Playoffs: draw or advance', 'Result slips...', 'Take in reported results',
+    'Registrations into Players', 'Plan the rounds', "Publish the players' pages", undefined,
+    'Status and output (sidebar)']);
+  assert.equal(menu.items[11].separator, true);
 });
 
 test('a heat event gets the heat commands only', () => {
@@ -66,7 +67,7 @@ test('without a Control tab the menu still shows every item, and choosing one sa
   const w = makeWorld({tabs: {Players: {rows: [['Name']]}}});
   const script = load(w);
   script.onOpen();
-  assert.equal(w.log.menus[0].items.filter((i) => i.fn && i.fn !== 'sheetswissSidebar').length, 13);
+  assert.equal(w.log.menus[0].items.filter((i) => i.fn && i.fn !== 'sheetswissSidebar').length, 14);
   script.sheetswissPair();
   assert.equal(w.log.alerts.length, 1);
   assert.match(w.log.alerts[0].text, /^This spreadsheet has no Control tab/);
@@ -76,7 +77,8 @@ test('without a Control tab the menu still shows every item, and choosing one sa
 });
 
 test('Pair the next round writes the request, ticks Run last, and says so', () => {
-  const w = world({Heat: 3, Round: 2, Player: 'Ana Lima', Redo: true, Status: 'done', Output: 'Round 1 paired'});
+  const w = world({Heat: 3, Round: 2, Player: 'Ana Lima', Redo: true, Check: true, Status: 'done',
+    Output: 'Round 1 paired'});
   const before = w.control();
   const script = load(w);
   script.sheetswissPair();
@@ -86,6 +88,7 @@ test('Pair the next round writes the request, ticks Run last, and says so', () =
   assert.equal(after.Round, '');
   assert.equal(after.Player, '');
   assert.equal(after.Redo, false);
+  assert.equal(after.Check, false);
   assert.equal(after['Dry run'], false);
   assert.equal(after['Requested by'], 'gm@example.org');
   assert.match(after['Requested at'], /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
@@ -95,12 +98,12 @@ test('Pair the next round writes the request, ticks Run last, and says so', () =
   }
   assert.ok(w.log.writes.every((write) => write.tab === 'Control' && write.column === 2));
   const last = w.log.writes[w.log.writes.length - 1];
-  assert.equal(last.row, 8, 'Run (row 8) is written last');
+  assert.equal(last.row, 9, 'Run (row 9) is written last');
   assert.ok(w.log.writes.slice(0, -1).every((write) => write.flushes < last.flushes),
     'the options are flushed before Run is ticked');
   assert.deepEqual(w.log.alerts, []);
   assert.equal(w.log.toasts.length, 1);
-  assert.equal(w.log.toasts[0].message, 'Asked sheetswiss for pair (Control!B8 ticked). The answer shows in the ' +
+  assert.equal(w.log.toasts[0].message, 'Asked sheetswiss for pair (Control!B9 ticked). The answer shows in the ' +
     'sidebar when sheetswiss watch takes it.');
   assert.equal(w.log.sidebars.length, 1);
   assert.equal(w.log.sidebars[0].file, 'Sidebar');
@@ -121,6 +124,50 @@ test('Pair the last round again ticks Redo', () => {
   assert.equal(w.control().Redo, true);
   assert.equal(w.control().Command, 'pair');
   assert.match(w.log.toasts[0].message, /^Asked sheetswiss for pair --redo /);
+});
+
+test('Check the round as edited in Results ticks Check, and clears Redo', () => {
+  const w = world({Redo: true});
+  load(w).sheetswissCheck();
+  const after = w.control();
+  assert.deepEqual([after.Command, after.Redo, after.Check, after['Dry run'], after.Run],
+    ['pair', false, true, false, true]);
+  assert.deepEqual(w.log.prompts, [], 'nothing to ask but the request');
+  assert.equal(w.log.toasts[0].message, 'Asked sheetswiss for pair --check (Control!B9 ticked). The answer shows ' +
+    'in the sidebar when sheetswiss watch takes it.');
+});
+
+test('Check and Redo together are refused, and nothing is written', () => {
+  const w = world({}, 'swiss');
+  const answer = plain(load(w).sheetswissAsk({command: 'pair', redo: true, check: true}));
+  assert.deepEqual(answer, {ok: false, message: 'Check (check the round as edited in Results) and Redo (pair the ' +
+    'round again) do not go together: tick one of them. Nothing was written.'});
+  assertNothingWritten(w);
+  const dry = world({}, 'swiss');
+  const checked = plain(load(dry).sheetswissAsk({command: 'pair', check: true, dryRun: true}));
+  assert.match(checked.message, /^Asked sheetswiss for pair --check --dry-run \(Control!B9 ticked\)/);
+  assert.deepEqual([dry.control().Check, dry.control()['Dry run']], [true, true]);
+});
+
+test('a Control tab made before Check existed takes every other request; asking to check says which row to add', () => {
+  const tab = controlTab({}, 'swiss');
+  tab.rows.splice(6, 1);  // no Check row (the rows below move up, as in a tab made before it existed)
+  const old = () => makeWorld({tabs: {Control: {rows: tab.rows.map((r) => r.slice()), rules: {}}}});
+  const w = old();
+  const script = load(w);
+  script.sheetswissPair();
+  assert.deepEqual(w.log.alerts, []);
+  assert.equal(w.control().Run, true);
+  assert.ok(!('Check' in w.control()));
+  assert.equal(w.log.toasts[0].message, 'Asked sheetswiss for pair (Control!B8 ticked). The answer shows in the ' +
+    'sidebar when sheetswiss watch takes it.');
+  assert.equal(plain(script.sheetswissStatus()).check, false);
+
+  const asked = old();
+  load(asked).sheetswissCheck();
+  assertNothingWritten(asked);
+  assert.equal(asked.log.alerts[0].text, "Control tab: no row labelled 'Check' in column A (the tab was made " +
+    'before it existed). Insert a row, type Check in column A and add a checkbox in column B, then ask again.');
 });
 
 test('Result slips asks for the round, found by its label below a row the GM inserted; empty means the last paired round', () => {
@@ -218,8 +265,8 @@ test('no request is written while sheetswiss is running one', () => {
   assert.equal(w.log.alerts.length, 1);
   assert.equal(w.log.alerts[0].title, 'sheetswiss');
   assert.equal(w.log.alerts[0].text, 'sheetswiss is running pair (started 2026-11-24 16:31:02); ask again when ' +
-    "Control!B11 says done or refused. If sheetswiss watch has stopped on the GM's computer, start it again, " +
-    'or clear Control!B11.');
+    "Control!B12 says done or refused. If sheetswiss watch has stopped on the GM's computer, start it again, " +
+    'or clear Control!B12.');
   assert.deepEqual(w.log.prompts, [], 'refused before asking anything');
 });
 
@@ -227,8 +274,8 @@ test('no request is written while another waits to be taken (Run still ticked)',
   const w = world({Command: 'standings', Run: true, Status: 'done'});
   load(w).sheetswissPair();
   assertNothingWritten(w);
-  assert.match(w.log.alerts[0].text, /^A request for standings is waiting for sheetswiss watch to take it \(Control!B8 is ticked\)/);
-  assert.match(w.log.alerts[0].text, /untick Control!B8\.$/);
+  assert.match(w.log.alerts[0].text, /^A request for standings is waiting for sheetswiss watch to take it \(Control!B9 is ticked\)/);
+  assert.match(w.log.alerts[0].text, /untick Control!B9\.$/);
 });
 
 test('two people asking at once: the second finds the first request and writes nothing', () => {
@@ -274,11 +321,11 @@ test('a label moved out of column A (a column inserted) is refused, naming its c
   assert.match(w.log.alerts[0].text, /^Control!B2: the label 'Command' should be in column A/);
 
   const moved = controlTab();
-  moved.rows[7] = ['', 'Run', false];
+  moved.rows[8] = ['', 'Run', false];
   const w2 = makeWorld({tabs: {Control: moved}});
   load(w2).sheetswissPair();
   assertNothingWritten(w2);
-  assert.equal(w2.log.alerts[0].text, "Control!B8: the label 'Run' should be in column A, with its value in column " +
+  assert.equal(w2.log.alerts[0].text, "Control!B9: the label 'Run' should be in column A, with its value in column " +
     'B (a column inserted?). The sheetswiss menu writes nothing until it is back.');
 });
 
@@ -306,7 +353,7 @@ test('a missing or doubled label is refused', () => {
   const w2 = makeWorld({tabs: {Control: doubled}});
   load(w2).sheetswissPair();
   assertNothingWritten(w2);
-  assert.equal(w2.log.alerts[0].text, "Control!A15: a second row labelled 'Run' (the first is row 8); keep one.");
+  assert.equal(w2.log.alerts[0].text, "Control!A16: a second row labelled 'Run' (the first is row 9); keep one.");
 });
 
 test('the sidebar asks only for listed commands the event offers', () => {
@@ -340,11 +387,11 @@ test("the sidebar's request: options the command takes are written, the others c
   const w = world({}, 'swiss');
   const answer = plain(load(w).sheetswissAsk({command: 'pair', redo: true, dryRun: true, heat: '4', round: '2',
     player: 'Ana Lima'}));
-  assert.deepEqual(answer, {ok: true, message: 'Asked sheetswiss for pair --redo --dry-run (Control!B8 ticked). ' +
+  assert.deepEqual(answer, {ok: true, message: 'Asked sheetswiss for pair --redo --dry-run (Control!B9 ticked). ' +
     'The answer shows in the sidebar when sheetswiss watch takes it.'});
   const control = w.control();
-  assert.deepEqual([control.Command, control.Heat, control.Round, control.Player, control.Redo, control['Dry run'],
-    control.Run], ['pair', '', '', '', true, true, true]);
+  assert.deepEqual([control.Command, control.Heat, control.Round, control.Player, control.Redo, control.Check,
+    control['Dry run'], control.Run], ['pair', '', '', '', true, false, true, true]);
   assert.deepEqual(w.log.toasts, [], 'the sidebar shows the answer itself');
 
   const publish = world({'Dry run': true}, 'swiss');
@@ -355,13 +402,17 @@ test("the sidebar's request: options the command takes are written, the others c
   load(strings).sheetswissAsk({command: 'pair', redo: 'true', dryRun: 'yes'});
   assert.equal(strings.control().Redo, false, 'only a real tick counts');
   assert.equal(strings.control()['Dry run'], false);
+
+  const standings = world({Check: true}, 'swiss');
+  load(standings).sheetswissAsk({command: 'standings', check: true});
+  assert.equal(standings.control().Check, false, 'only pair takes Check');
 });
 
 test('the sidebar refuses while a request runs, and says why', () => {
   const w = world({Command: 'seat', Status: 'running'}, 'heats');
   const answer = plain(load(w).sheetswissAsk({command: 'qualify'}));
   assert.equal(answer.ok, false);
-  assert.match(answer.message, /^sheetswiss is running seat; ask again when Control!B11 says done or refused/);
+  assert.match(answer.message, /^sheetswiss is running seat; ask again when Control!B12 says done or refused/);
   assertNothingWritten(w);
 });
 
@@ -395,12 +446,13 @@ test('the sidebar gets the status and output as text, dates in the spreadsheet\'
     'Requested at': '2026-11-24 16:31:00'}, 'swiss', {timeZone: 'Europe/Paris'});
   const status = plain(load(w).sheetswissStatus());
   assert.deepEqual(status, {
-    ok: true, command: 'pair', heat: '', round: '', player: '', redo: false, dryRun: false, run: false,
+    ok: true, command: 'pair', heat: '', round: '', player: '', redo: false, check: false, dryRun: false,
+    run: false,
     requestedBy: 'gm@example.org', requestedAt: '2026-11-24 16:31:00', status: 'done',
     started: '2026-11-24 16:31:02', finished: '2026-11-24 16:31:09',
     output: 'Round 3 paired: 12 tables\nResults: rows 26-37', busy: '',
     commands: [
-      {name: 'pair', title: 'Pair the next round', options: ['redo', 'dryRun']},
+      {name: 'pair', title: 'Pair the next round', options: ['redo', 'check', 'dryRun']},
       {name: 'standings', title: 'Standings', options: ['player', 'dryRun']},
       {name: 'playoffs', title: 'Playoffs: draw or advance', options: ['dryRun']},
       {name: 'slips', title: 'Result slips', options: ['round', 'dryRun']},

@@ -72,7 +72,7 @@ test('while a request runs, the sidebar says so and asks for nothing', {skip}, (
   assert.equal(element(dom, 'status').text, 'Running');
   assert.equal(element(dom, 'what').text, 'sheetswiss seat --heat 2');
   assert.equal(element(dom, 'ask').disabled, true);
-  assert.match(element(dom, 'why').text, /^sheetswiss is running seat \(started 2026-11-24 13:12:09\); ask again when Control!B11 says done/);
+  assert.match(element(dom, 'why').text, /^sheetswiss is running seat \(started 2026-11-24 13:12:09\); ask again when Control!B12 says done/);
   assert.match(element(dom, 'checked').text, /read again every 3 s/);
 });
 
@@ -107,7 +107,7 @@ test('asking from the sidebar writes the request; the answer shows when watch ha
   const waiting = render(CHROMIUM, {control: {}, format: 'heats', scenario}, 2);
   assert.equal(element(waiting, 'status').text, 'Waiting for sheetswiss watch');
   assert.equal(element(waiting, 'what').text, 'sheetswiss seat --heat 3 --dry-run');
-  assert.match(element(waiting, 'said').text, /^Asked sheetswiss for seat --heat 3 --dry-run \(Control!B8 ticked\)/);
+  assert.match(element(waiting, 'said').text, /^Asked sheetswiss for seat --heat 3 --dry-run \(Control!B9 ticked\)/);
   assert.equal(element(waiting, 'ask').disabled, true);
   const sheet = JSON.parse(element(waiting, 'sheet-state').text);
   assert.equal(sheet.Command, 'seat');
@@ -121,4 +121,26 @@ test('asking from the sidebar writes the request; the answer shows when watch ha
   assert.equal(element(done, 'output').text, 'Heat 3: 4 tables (dry run, nothing written)');
   assert.equal(element(done, 'ask').disabled, false);
   assert.match(element(done, 'checked').text, /read again every 15 s/);
+});
+
+test('pair offers Check beside Redo; asking with it writes Check into the Control tab', {skip}, () => {
+  const form = render(CHROMIUM, {control: {}, format: 'swiss'}, 2);
+  assert.equal(element(form, 'check-row').hidden, false, 'pair (the first command) shows Check');
+  assert.equal(element(form, 'redo-row').hidden, false);
+  const scenario = `
+    setTimeout(function () {
+      document.getElementById('command').value = 'pair';
+      showOptions();
+      document.getElementById('check').checked = true;
+      document.getElementById('ask').click();
+    }, 600);
+  `;
+  const waiting = render(CHROMIUM, {control: {}, format: 'swiss', scenario}, 2);
+  assert.equal(element(waiting, 'what').text, 'sheetswiss pair --check');
+  assert.match(element(waiting, 'said').text, /^Asked sheetswiss for pair --check \(Control!B9 ticked\)/);
+  const sheet = JSON.parse(element(waiting, 'sheet-state').text);
+  assert.deepEqual([sheet.Command, sheet.Redo, sheet.Check, sheet.Run], ['pair', false, true, true]);
+  const standings = render(CHROMIUM, {control: {}, format: 'swiss', scenario: `
+    setTimeout(function () { document.getElementById('command').value = 'standings'; showOptions(); }, 600);`}, 2);
+  assert.equal(element(standings, 'check-row').hidden, true, 'standings does not take Check');
 });
