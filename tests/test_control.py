@@ -452,7 +452,8 @@ def test_a_request_saved_by_libreoffice_is_run(tmp_path: Path) -> None:
 def test_a_missing_label_or_a_label_twice_is_refused() -> None:
     rows = [("Control", "Value", "Help"), *((label, None) for label in CONTROL_LABELS if label != "Output")]
     with pytest.raises(SheetswissError, match=r"^Control!A:A: no row labelled 'Output'; the Control tab needs a row "
-                                              r"for each of: Command, .*rename this tab, then run sheetswiss control"):
+                                              r"for each of: Command, .*delete this tab, then run sheetswiss "
+                                              r"control EVENT\)$"):
         find_control(Book({CONTROL: tuple(rows)}))
     rows += [("Output", None), ("run", True)]
     with pytest.raises(SheetswissError, match=r"^Control!A16: a second row labelled 'Run' \(the first is row 9\)"):

@@ -239,7 +239,7 @@ def find_control(book: Book) -> ControlCells | None:
     if missing:
         raise SheetswissError(f"{CONTROL}!A:A: no row labelled {', '.join(repr(m) for m in missing)}; the "
                               f"Control tab needs a row for each of: {', '.join(CONTROL_LABELS)} "
-                              "(to make it again: rename this tab, then run sheetswiss control EVENT)")
+                              "(to make it again: delete this tab, then run sheetswiss control EVENT)")
     seen: dict[str, int] = {}
     for r, row in enumerate(rows, start=1):
         label = cell_text(row[0] if row else None).strip()
