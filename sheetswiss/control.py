@@ -28,7 +28,7 @@ from .backends.csvfile import is_csv
 from .backends.excel import ExcelBackend
 from .errors import Problems, SheetswissError
 from .workbook.contract import SETTINGS
-from .workbook.control_tab import ControlCells, Request, commands_for, find_control
+from .workbook.control_tab import ONCE, ControlCells, Request, commands_for, find_control
 from .workbook.parse import Columns, cell_text, parse_settings_tab
 
 __all__ = ["LONGEST", "Requests", "run_request"]
@@ -238,9 +238,10 @@ class Requests:
             self._write_or_keep(self._status(cells, {"Run": False, "Status": "refused", "Started": stamp,
                                                      "Finished": stamp, "Output": bad}))
             return [f"{when:%H:%M:%S} Control: {words}{asked}: refused: {bad}"]
+        once = {label: False for label in ONCE if label in cells.rows}
         try:
             self.backend.write(Changes(overwrites=self._status(cells, {
-                "Run": False, "Status": "running", "Started": stamp, "Finished": None,
+                "Run": False, **once, "Status": "running", "Started": stamp, "Finished": None,
                 "Output": f"sheetswiss {words}: running since {when:%H:%M:%S}"})))
         except SheetswissError as e:  # taken meanwhile by another watch, the file opened, the network down
             self.waiting = True

@@ -26,7 +26,7 @@ from sheetswiss.workbook.control_tab import COMMANDS, HELP, find_control
 from sheetswiss.workbook.parse import parse_event
 
 from .fake_sheets import FakeSheets
-from .helpers import new_workbook
+from .helpers import new_workbook, type_results
 
 NOW = dt.datetime(2026, 7, 30, 9, 0)
 KEY = "1FakeSheetKeyForSheetswissControl0123456789"
@@ -133,6 +133,21 @@ def test_pair_chosen_and_run_ticked_pairs_the_round_and_says_done(tmp_path: Path
     assert lines[1] == "09:00:00 Control: pair: done: Round 1: 3 tables; no rematches"
     assert lines[-1] == "Stopped."
     assert sum(line.startswith("09:") for line in lines) == 1  # run once, not again on the next look
+
+
+def test_redo_holds_for_one_request_so_the_next_pair_pairs_the_next_round(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    api.pair(str(path), now=NOW)
+    ask(path, command="pair", redo=True, run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    status = control(ExcelBackend(path).read())
+    assert status["Status"] == "done" and status["Run"] is False and status["Redo"] is False
+    assert str(status["Output"]).startswith("Round 1")
+    type_results(path, lambda a, b: "1-0")
+    ask(path, command="pair", run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    book = ExcelBackend(path).read()
+    assert control(book)["Status"] == "done" and parse_event(book).paired_rounds == 2
 
 
 def test_a_bad_result_cell_is_refused_in_the_control_tab_and_nothing_else_is_written(tmp_path: Path) -> None:
@@ -533,7 +548,7 @@ def test_check_ticked_with_pair_checks_the_edited_round_rewrites_pairings_and_lo
     api.watch(str(path), echo=lines.append, now=clock(), sleep=steps())
     book = ExcelBackend(path).read()
     status = control(book)
-    assert status["Status"] == "done" and status["Run"] is False and status["Check"] is True
+    assert status["Status"] == "done" and status["Run"] is False and status["Check"] is False  # one request
     output = str(status["Output"]).splitlines()
     assert output[0] == "Round 1 as edited in Results: 3 tables; a valid round"
     assert [line.split(" v ")[1].split(" (was")[0] for line in output[1:3]] == [at_one, at_two]

@@ -42,9 +42,9 @@ HELP: Mapping[str, str] = {
     "Heat": "seat: the heat to seat (a number)",
     "Round": "slips: the round (a number; empty: the last paired round)",
     "Player": "standings: explain this player's tiebreaks; advance: who is absent (names, comma-separated)",
-    "Redo": "pair: tick to re-pair the last round (while none of its results is in)",
+    "Redo": "pair: tick to re-pair the last round (while none of its results is in); unticked once taken",
     "Check": "pair: tick to check the last round as edited in Results (players swapped before any result), "
-             "rewrite Pairings from it and log the edit",
+             "rewrite Pairings from it and log the edit; unticked once taken",
     "Dry run": "Tick to see what the command would do, writing nothing",
     "Run": "Tick to run the command; sheetswiss unticks it when it takes the request",
     "Requested by": "Filled by the sheetswiss menu (who asked), or left empty",
@@ -60,6 +60,10 @@ _TICKED = {"true", "yes", "y", "x", "1", "✓", "✔", "☑"}
 
 CHECKBOXES = ("Redo", "Check", "Dry run", "Run")
 """The labels whose value is a checkbox."""
+
+ONCE = ("Redo", "Check")
+"""Checkboxes that hold for one request: unticked with Run when the request is taken, so a later ``pair``
+pairs the next round rather than redoing or checking the last one again (Dry run stays as the GM left it)."""
 
 
 def commands_for(fmt: str | None) -> tuple[str, ...]:
