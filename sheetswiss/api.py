@@ -133,12 +133,13 @@ def checksum(book: Book, typed: Mapping[str, str] | None = None) -> str:
 
 def _finish(backend: Backend, book: Book, *, when: dt.datetime, command: str, written: str, dry_run: bool,
             tabs: Sequence[Tab] = (), appends: Sequence[Append] = (), updates: Sequence[Update] = (),
-            typed: Mapping[str, str] | None = None) -> str:
+            new_tabs: Sequence[Tab] = (), typed: Mapping[str, str] | None = None) -> str:
     """A command's ending: its Log row (time, command, the input's checksum, what was written) after its own
     ``tabs``, one write unless ``dry_run``, and the line that says what was (or would be) written."""
     log = log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", command, checksum(book, typed), written))
     if not dry_run:
-        backend.write(Changes(tool_tabs=(*tabs, log), appends=tuple(appends), updates=tuple(updates)))
+        backend.write(Changes(tool_tabs=(*tabs, log), appends=tuple(appends), new_tabs=tuple(new_tabs),
+                              updates=tuple(updates)))
     return ("Dry run, nothing written; would write: " if dry_run else "Written: ") + written + ", Log"
 
 
@@ -962,8 +963,6 @@ def control(source: str | Backend, *, dry_run: bool = False, now: dt.datetime | 
     tab = control_tab(fmt)
     lines = [f"{'Would add' if dry_run else 'Added'} the {CONTROL} tab to {backend.label}: choose a command "
              f"({', '.join(COMMANDS[fmt])}), tick Run, and sheetswiss watch runs it"]
-    if not dry_run:
-        backend.write(Changes(new_tabs=(tab,), tool_tabs=(
-            log_tab(book, (f"{when:%Y-%m-%d %H:%M:%S}", "control", checksum(book), CONTROL)),)))
+    _finish(backend, book, when=when, command="control", written=CONTROL, dry_run=dry_run, new_tabs=(tab,))
     lines.append(f"Next: sheetswiss watch {backend.label}")
     return Report(tuple(lines))
