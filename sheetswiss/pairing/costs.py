@@ -339,15 +339,6 @@ class Costs:
             out[bye] = np.array(self.pool, dtype=bool)[i[bye]]
         return out
 
-    def allowed(self, i: int, j: int) -> bool:
-        """Whether ``i < j`` is an edge of G (no rematch unless allowed, a forbidden pair never; the bye only
-        for the pool)."""
-        if j == self.bye:
-            return self.pool[i]
-        if self.rematches:
-            return j not in self.forbidden[i]
-        return j not in self.met[i]
-
     def assignments(self, i: int, j: int) -> list[tuple[tuple[int, int, int], int, int]]:
         """The edges of the pair ``i < j`` still allowed, one per side assignment (side 1, White, first), each
         with its costs at the score level (the scaled side cost), colour hard and colour preference, cheapest
@@ -374,19 +365,17 @@ class Costs:
         out: np.ndarray = table[:, :PATTERN].sum(axis=1) == 0
         return out
 
-    def pattern_cost(self, g: int, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-        """The pattern level (RULES.md 2.5) of places ``p < q`` of group ``g``, for arrays of places."""
+    def pattern_cost(self, g: int | np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """Within-group pattern (``within_group``, RULES.md 2.5) of places ``p < q`` of group ``g`` (or of
+        arrays of groups): ``slide`` |(q - p) - ceil(size / 2)|, ``fold`` |p + q - (size - 1)|, 0 for
+        ``random``."""
         if self.pattern == "slide":
-            out: np.ndarray = np.abs((q - p) - self.half[g])
+            out: np.ndarray = np.abs((q - p) - self._half[g])
         elif self.pattern == "fold":
-            out = np.abs(p + q - (self.size[g] - 1))
+            out = np.abs(p + q - (self._size[g] - 1))
         else:
             out = np.zeros_like(p)
         return out
-
-    def draw(self, i: int, j: int) -> int:
-        """The seeded random level of the pair of positions ``i`` and ``j`` (RULES.md 2.11)."""
-        return pair_draw(self.keys[i], self.keys[j])
 
     def radix(self, value: int) -> tuple[int, ...]:
         """``value`` in the mixed radix of the multipliers (the most significant level first)."""
@@ -526,18 +515,12 @@ def colour_preference(pairs: _Pairs) -> np.ndarray:
 
 
 def pattern(pairs: _Pairs) -> np.ndarray:
-    """Within-group pattern (``within_group``, RULES.md 2.5): ``slide`` |(q - p) - ceil(size / 2)|, ``fold``
-    |p + q - (size - 1)| for places p < q; 0 for ``random`` and between groups."""
+    """Within-group pattern (``within_group``, RULES.md 2.5, :meth:`Costs.pattern_cost`) of a pair inside a
+    group; 0 between groups and for the bye."""
     c = pairs.c
     inside = ~pairs.across & ~pairs.bye
-    p, q, g = c.place[pairs.i], c.place[pairs.j], pairs.gi
-    if c.pattern == "slide":
-        out: np.ndarray = np.abs((q - p) - c._half[g])
-    elif c.pattern == "fold":
-        out = np.abs(p + q - (c._size[g] - 1))
-    else:
-        return _zero(pairs)
-    return np.where(inside, out, 0)
+    out: np.ndarray = np.where(inside, c.pattern_cost(pairs.gi, c.place[pairs.i], c.place[pairs.j]), 0)
+    return out
 
 
 def draw(pairs: _Pairs) -> np.ndarray:
