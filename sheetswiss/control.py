@@ -25,7 +25,6 @@ from pathlib import Path
 
 from .backends.base import Backend, Book, Changes, Overwrite, Value, column_letter
 from .backends.csvfile import is_csv
-from .backends.excel import ExcelBackend
 from .errors import Problems, SheetswissError
 from .workbook.contract import SETTINGS
 from .workbook.control_tab import ONCE, ControlCells, Request, commands_for, find_control
@@ -158,7 +157,7 @@ class Requests:
     """No look at the Control tab yet: a Status left at ``running`` then is a run a stopped ``watch`` left."""
 
     def _lock(self) -> Path | None:
-        return self.backend.lock_file() if isinstance(self.backend, ExcelBackend) else None
+        return self.backend.lock_file()
 
     def _say_once(self, line: str | None) -> list[str]:
         if line == self.said:
@@ -278,11 +277,10 @@ class Requests:
         try:
             self.backend.write(Changes(overwrites=status))
         except SheetswissError:
-            refresh = getattr(self.backend, "refresh", None)
             try:
-                if refresh is None:
+                if not self.backend.remote:
                     raise
-                refresh()  # a Google Sheet read before a write that went in (Ctrl-C in between): read it again
+                self.backend.refresh()  # a Google Sheet read before a write that went in (Ctrl-C in between)
                 self.backend.write(Changes(overwrites=status))
             except SheetswissError:
                 self.unsent, self.waiting = status, True

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .backends.base import Backend, Book
-from .backends.excel import ExcelBackend
 from .errors import SheetswissError
 
 __all__ = ["Handler", "Watcher", "changed_tabs", "mark_stale"]
@@ -88,14 +87,8 @@ class Watcher:
     """How often it looks, in a GM's words, for the first line (default: ``every N s``)."""
 
     def _file_stamp(self) -> tuple[int, int, bool] | None:
-        if not isinstance(self.backend, ExcelBackend):
-            return None
-        locked = self.backend.lock_file() is not None
-        try:
-            info = self.backend.path.stat()
-        except OSError:
-            return (-1, -1, locked)
-        return info.st_mtime_ns, info.st_size, locked
+        stamp = self.backend.stamp()
+        return None if stamp is None else (*stamp, self.backend.lock_file() is not None)
 
     def _waiting(self) -> bool:
         return any(getattr(handler, "waiting", False) for handler in self.handlers)
@@ -107,9 +100,7 @@ class Watcher:
         if stamp is not None and stamp == self.stamp and self.failing is None and not self._waiting():
             return False
         when = self.now()
-        refresh = getattr(self.backend, "refresh", None)
-        if refresh is not None:  # a Google Sheet: see tabs renamed or written since the last look
-            refresh()
+        self.backend.refresh()  # a Google Sheet: see tabs renamed or written since the last look
         try:
             book = self.backend.read()
         except SheetswissError as e:  # a file being saved, a sheet not reachable: try again next time

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, TypeAlias, final
 
 from ..errors import BadWorkbook
@@ -268,6 +269,21 @@ class Backend(Protocol):
 
     def exists(self) -> bool:
         """Whether there is a workbook to read."""
+        ...
+
+    def stamp(self) -> tuple[int, int] | None:
+        """What changes when the workbook may have changed, without reading it (a file's modification time and
+        size); ``None`` where only a read tells (a Google Sheet)."""
+        ...
+
+    def lock_file(self) -> Path | None:
+        """The lock file of a program that holds the workbook open (sheetswiss never writes then); ``None``
+        when there is none, and always for a Google Sheet."""
+        ...
+
+    def refresh(self) -> None:
+        """Forget what was read, so that the next read sees what changed since (``watch`` reads one workbook
+        again and again)."""
         ...
 
     def read(self) -> Book:

@@ -122,6 +122,16 @@ class ExcelBackend:
                 "close it there and run again (if no program has it open, delete the stale "
                 f"{lock.name})")
 
+    def stamp(self) -> tuple[int, int] | None:
+        try:
+            info = self.path.stat()
+        except OSError:
+            return (-1, -1)
+        return info.st_mtime_ns, info.st_size
+
+    def refresh(self) -> None:
+        """Nothing to forget: every read opens the file again."""
+
     def lock_file(self) -> Path | None:
         """The lock file a spreadsheet program keeps beside the workbook while it is open (Excel's
         ``~$NAME.xlsx``, LibreOffice's ``.~lock.NAME.xlsx#``), if there is one: sheetswiss never writes then."""

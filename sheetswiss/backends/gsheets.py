@@ -476,6 +476,12 @@ class GoogleSheetsBackend:
         self._metadata()
         return True
 
+    def stamp(self) -> tuple[int, int] | None:
+        return None
+
+    def lock_file(self) -> Path | None:
+        return None
+
     def refresh(self) -> None:
         """Forget the tabs as last read, so that the next read sees what changed since (``watch`` reads one
         sheet again and again: a tab renamed or added, another command's write)."""
