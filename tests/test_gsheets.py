@@ -442,6 +442,7 @@ def test_a_write_lost_before_google_applied_it_is_sent_again_once(fake: FakeShee
     assert parse_event(backend(fake).read()).paired_rounds == 1
 
 
+@pytest.mark.slow  # waits out a real two-second timeout
 def test_a_write_answered_after_the_timeout_is_checked_not_blamed_on_another_gm(fake: FakeSheets) -> None:
     setup_event(fake, names(8))
     fake.delay_answer(20, "batchUpdate")
