@@ -206,8 +206,10 @@ def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores:
         players, key=lambda p: (-scores[p.name], standing.get(p.name, 0), -(p.rating or 0), p.name)))
 
 
-def round_state(event: Event, round_: int) -> RoundState:
-    """The state of ``event`` before round ``round_`` is paired (RULES.md 2)."""
+def round_state(event: Event, round_: int, *, ranked: bool = True) -> RoundState:
+    """The state of ``event`` before round ``round_`` is paired (RULES.md 2). ``ranked=False`` leaves out the
+    standings tiebreaks that order each score group (the order inside a group is then by name): for a check
+    that needs who is paired and what they have met, not their ranking."""
     recs = history(event, through=round_ - 1)
     win = per_round(pairing_scale_for(event.settings), event.settings.games_per_round).win  # a round's win
     top = _accelerated(event)
@@ -228,7 +230,8 @@ def round_state(event: Event, round_: int) -> RoundState:
     before = _running_scores(rounds, top, win)
     row = rounds.index
     scores = {p.name: Fraction(int(before[row[p.name], round_ - 1]), rounds.scale) for p in players}
-    order = _ranking_order(event, round_, players, scores, recs)
+    order = _ranking_order(event, round_, players, scores, recs) if ranked else \
+        tuple(sorted((p.name for p in players), key=lambda name: (-scores[name], name)))
     distinct = sorted(set(scores.values()), reverse=True)
     place = {score: g for g, score in enumerate(distinct)}
     group = {name: place[scores[name]] for name in order}

@@ -372,7 +372,7 @@ def _bye_note(event: Event, state: RoundState, bye: PlayerId, passed_over: str =
 def check_pairing(event: Event, pairing: Pairing) -> list[str]:
     """Problems with ``pairing`` (empty when valid): everyone to pair exactly once, no rematch or
     second bye that the pairing does not declare. ``pair`` runs it before writing anything."""
-    state = round_state(event, pairing.round)
+    state = round_state(event, pairing.round, ranked=False)
     problems = []
     seen: dict[PlayerId, int] = defaultdict(int)
     sides = event.settings.sides == "single"
