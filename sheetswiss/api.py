@@ -28,7 +28,7 @@ from .backends.excel import ExcelBackend
 from .cut_sides import event_cut_sides
 from .elimination import RoundSeating
 from .errors import Problems, SheetswissError, WorkbookUnavailable, first_few
-from .heats import Qualification
+from .heats import Qualification, check_tables
 from .heats import qualify as heat_qualify
 from .model import Event, HeatGame, Player, PlayerId
 from .names import Names, name_key, sort_key
@@ -442,6 +442,7 @@ def _heat_event(book: Book) -> tuple[Settings, tuple[Player, ...], tuple[HeatGam
     if settings.format == "heats":
         with problems.collect():
             games = parse_heats(book, settings, players, problems)
+            check_tables(games, (), settings, problems)
     problems.raise_any()
     return settings, players, games
 
@@ -546,6 +547,7 @@ def advance(source: str | Backend, *, absent: Sequence[str] = (), dry_run: bool 
     if settings.format == "heats":
         with problems.collect():
             heats, rounds = parse_heat_tab(book, settings, everyone, problems)
+            check_tables(heats, rounds, settings, problems)
     problems.raise_any()
     result = heat_qualify(heats, settings)
     check_rounds(result, rounds, settings)

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import enum
 import itertools
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import final
 
-from .errors import BadWorkbook, SheetswissError
+from .errors import BadWorkbook, Problems, SheetswissError
 from .model import HeatGame, HeatSeat, PlayerId
 from .settings import HeatRanking, Precedence, Settings
 
@@ -35,6 +36,7 @@ __all__ = [
     "Qualification",
     "QualifierRow",
     "Status",
+    "check_tables",
     "first_heats",
     "game_points",
     "inversions",
@@ -214,6 +216,29 @@ def game_points(game: HeatGame, settings: Settings, first_heat: Mapping[PlayerId
         else:
             points.append(Fraction(0))
     return tuple(points)
+
+
+def check_tables(games: Sequence[HeatGame], rounds: Sequence[HeatGame], settings: Settings,
+                 problems: Problems) -> None:
+    """Every error of every finished table, into ``problems``: for a heat table those of :func:`game_points`
+    (missing scores, Place typed for some, ties at first or second, a second's score of 0 with no
+    ``ratio_cap``), for an elimination round's table those of :func:`places` (RULES.md 5.3, 5.10). A table
+    with no Score and no Place is not played yet and is accepted as it is. Slips that are accepted as typed
+    (a Place against the scores, scores below 0 with no offset) are warned about (:class:`HeatsWarning`)."""
+    first = first_heats(games)
+    for game in games:
+        if game.has_results:
+            with problems.collect():
+                game_points(game, settings, first)  # raises the table's first problem, naming its cells
+    for game in rounds:
+        if game.has_results:
+            with problems.collect():
+                places(game, settings)
+    played = [g for g in (*games, *rounds) if g.has_results]
+    hints = [*(place_contradiction(g, settings) for g in played), negative_scores(played, settings)]
+    for hint in hints:
+        if hint is not None:
+            warnings.warn(hint, HeatsWarning, stacklevel=2)
 
 
 def first_heats(games: Iterable[HeatGame]) -> dict[PlayerId, int]:

@@ -12,12 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.backends.base import Book, Value
-from sheetswiss.errors import BadSetting, BadWorkbook
+from sheetswiss.errors import BadSetting, BadWorkbook, Problems
 from sheetswiss.heats import (
     HeatGame,
     HeatSeat,
     PlayerHeats,
     Status,
+    check_tables,
     first_heats,
     game_points,
     inversions,
@@ -426,8 +427,10 @@ def test_parse_heats_finds_columns_by_header() -> None:
     ([(1, 1, "Ana", 3, 0), (1, 1, "Bo", 3), (1, 1, "Cy", 1)], "Heats!E2: Place must be a whole number from 1"),
 ])
 def test_parse_heats_errors(rows: list[tuple[Value, ...]], message: str) -> None:
-    with pytest.raises(BadWorkbook) as e:
-        parse_heats(book(*rows), Settings(), PLAYERS)
+    """What the parser says of rows, then what the rules say of the tables, in one list of problems."""
+    with pytest.raises(BadWorkbook) as e, Problems.into(None) as problems:
+        games = parse_heats(book(*rows), Settings(), PLAYERS, problems)
+        check_tables(games, (), Settings(), problems)
     assert str(e.value).startswith(message)
 
 

@@ -7,20 +7,11 @@ player per game. Every problem is one line starting with its cells, e.g. ``Heats
 from __future__ import annotations
 
 import datetime as dt
-import warnings
 from collections import defaultdict
 from fractions import Fraction
 
 from ..backends.base import Book, Value
 from ..errors import BadWorkbook, Problems, excerpt
-from ..heats import (
-    HeatsWarning,
-    first_heats,
-    game_points,
-    negative_scores,
-    place_contradiction,
-    places,
-)
 from ..model import HeatGame, HeatSeat, Player
 from ..names import Names, name_key
 from ..settings import Settings, parse_number
@@ -65,17 +56,15 @@ def parse_heats(book: Book, settings: Settings, players: tuple[Player, ...],
 
 def parse_heat_tab(book: Book, settings: Settings, players: tuple[Player, ...],
                    problems: Problems | None = None) -> tuple[tuple[HeatGame, ...], tuple[HeatGame, ...]]:
-    """The heat tables and the elimination rounds' tables of the Heats tab, each checked (RULES.md 5.3, 5.10).
+    """The heat tables and the elimination rounds' tables of the Heats tab, as typed (RULES.md 5.3, 5.10).
 
     A row whose Heat is ``quarterfinal``, ``semifinal`` or ``final`` (or QF, SF, F) belongs to that round.
     Errors: a missing or non-whole Heat or Table, a player not in Players or twice in one heat or round, a
     Score that is not a number (or that the spreadsheet turned into a date), a heat table size outside
-    ``table_sizes``, and for a table with any Score or Place typed every error of
-    :func:`~sheetswiss.heats.game_points` (missing scores, Place typed for some, ties at first or
-    second, a second's score of 0 with no ``ratio_cap``). A table with no Score and no Place is not
-    played yet and is accepted as it is. Rounds come in the order quarterfinal, semifinal, final.
-    Every problem goes to ``problems`` when given (a table with a bad row is neither sized nor scored),
-    else all of them are raised together.
+    ``table_sizes``, a round's table of one player. A table with such a row is left out. What the scores of
+    a table mean (missing scores, ties at first or second, Place typed for some) is the rules' to check:
+    :func:`~sheetswiss.heats.check_tables`. Rounds come in the order quarterfinal, semifinal, final.
+    Every problem goes to ``problems`` when given, else all of them are raised together.
     """
     with Problems.into(problems) as found:
         return _heat_tab(book, settings, players, found)
@@ -137,20 +126,9 @@ def _heat_tab(book: Book, settings: Settings, players: tuple[Player, ...],
             unreadable.add((game.stage, game.table))
             problems.add(BadWorkbook(f"{', '.join(table_cells[game.stage, game.table])}: {game.label} has one "
                                      "player; a table needs two at least"))
-    first = first_heats(games)
-    for game in games:
-        if game.has_results and (game.heat, game.table) not in unreadable:
-            with problems.collect():
-                game_points(game, settings, first)  # raises the table's first problem, naming its cells
-    for game in rounds:
-        if game.has_results and (game.stage, game.table) not in unreadable:
-            with problems.collect():
-                places(game, settings)
-    hints = [place_contradiction(g, settings) for g in (*games, *rounds) if g.has_results]
-    hints.append(negative_scores((g for g in (*games, *rounds) if g.has_results), settings))
-    for hint in hints:
-        if hint is not None:
-            warnings.warn(hint, HeatsWarning, stacklevel=4)
+    # a table with a row not read as typed is left out: its problems are already said, and it is not scored
+    games = tuple(g for g in games if (g.heat, g.table) not in unreadable)
+    rounds = tuple(g for g in rounds if (g.stage, g.table) not in unreadable)
     return games, rounds
 
 
