@@ -77,8 +77,9 @@ class Cli(click.Group):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", UserWarning)
                 result = super().invoke(ctx)
-            for warning in caught:  # e.g. a custom point scale under scale_check: warn
-                click.echo(f"Warning: {warning.message}", err=True)
+            # e.g. a custom point scale under scale_check: warn; once each, though a command may read Settings twice
+            for message in dict.fromkeys(str(warning.message) for warning in caught):
+                click.echo(f"Warning: {message}", err=True)
             return result
         except SheetswissError as e:
             raise BadInput(str(e)) from None

@@ -288,6 +288,9 @@ def test_a_scale_warning_is_shown_and_the_command_goes_on(tmp_path: Path) -> Non
     code, out, err = run("pair", str(path))
     assert code == 0 and out.startswith("Round 1: 2 tables")
     assert err.startswith("Warning: Settings!B") and "rule 3: best draw 1" in err
+    code, _, err = run("standings", str(path))  # reads Settings twice: each warning still once
+    lines = [line for line in err.splitlines() if line.startswith("Warning: ")]
+    assert code == 0 and lines and len(lines) == len(set(lines))
 
 
 def test_a_missing_results_row_is_refused(tmp_path: Path) -> None:

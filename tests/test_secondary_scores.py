@@ -390,6 +390,9 @@ def test_the_scores_decide_a_game_on_a_margin_scale(tmp_path: Path) -> None:
     with pytest.warns(UserWarning):
         event = parse_event(ExcelBackend(path).read())
     assert [g.result.spelling() if g.result else None for g in event.games] == ["1-0", "1/2", "+/-"]
+    code, _, err = run("standings", str(path))  # reads Settings more than once: each warning said once
+    warned = [line for line in err.splitlines() if line.startswith("Warning: ")]
+    assert code == 0 and warned and len(warned) == len(set(warned))
     points = {x: r[0].points for x, r in history(event).items()}
     assert [(points[g.a], points[g.b or ""]) for g in event.games] == [(16, 4), (10, 10), (20, 0)]
     ExcelBackend(path).fill_cells("Results", {"E2": "0-1"})

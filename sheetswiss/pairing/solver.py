@@ -88,6 +88,8 @@ _SMALL = 12
 """Groups this small get every pair with groups up to two away."""
 _ROUNDS = 20
 """Widening rounds before the fallback."""
+_LARGE = 2000
+"""From this many nodes a widening is said as it happens: a round takes long enough for a person to wait."""
 _MAX_VIOLATIONS = 5000
 """The check stops listing violated pairs after this many."""
 _COMPLETE = 600
@@ -672,8 +674,9 @@ class Solver:
             if not bad:
                 break
             self.widenings += 1
-            if self.progress:
-                self.progress(f"widening the candidate graph ({attempt + 1}): {len(bad)} pairs")
+            if self.progress and self.c.nodes >= _LARGE:  # routine; worth a line only where a person waits
+                self.progress(f"Pairing {self.c.nodes} players: looking at more possible opponents "
+                              f"(pass {attempt + 2})")
             self._add(np.array([i for _, i, _ in bad], dtype=np.int64),
                       np.array([j for _, _, j in bad], dtype=np.int64))
         assert m is not None
@@ -837,8 +840,10 @@ class Solver:
 
         c = self.c
         if self.progress:
-            self.progress(f"the candidate graph did not settle in {_ROUNDS} rounds: "
-                          + ("solving the complete graph" if c.nodes <= _COMPLETE else "bounding the gap"))
+            self.progress(f"The quick search for the best pairing did not settle in {_ROUNDS} passes: "
+                          + ("trying every possible pair instead (slower, still the best pairing)"
+                             if c.nodes <= _COMPLETE else "keeping its pairing and proving how close to the best "
+                             "it is"))
         if c.nodes <= _COMPLETE:
             self._add(*np.triu_indices(c.nodes, 1))
             pairs = min_cost_perfect_matching_fast(list(range(c.nodes)), compressed(c, self.edges))
