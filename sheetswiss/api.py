@@ -230,7 +230,7 @@ def check_pairings(source: str | Backend, *, dry_run: bool = False, now: dt.date
 
     backend = open_backend(source)
     book = backend.read()
-    event = parse_event(book)
+    event = parse_event(book, edited=True)
     columns = {name: column_letter(index + 1) for name in ("Table", "Player A", "Player B", "Result")
                if (index := find_column(book, RESULTS, name)) is not None}
     edited = edited_round(event, written_pairings(book.rows("Pairings"), event.paired_rounds), columns)

@@ -66,13 +66,13 @@ def edited_round(event: Event, written: Sequence[Written] | None = None,
 
     paired = [g for g in rows if g.is_pairing]
     seen: dict[PlayerId, Game] = {}
+    twice: list[tuple[str, PlayerId, Game]] = []  # the cell of a name typed again, the name, its first row
     for g in paired:
         for column, name in (("Player A", g.a), ("Player B", g.b)):
             if name is None:
                 continue
-            if name in seen:  # parse refuses this already; kept so that the check stands on its own
-                problems.add(SheetswissError(f"{cell(column, g)}: {name!r} is in round {round_} twice (also row "
-                                             f"{seen[name].row})"))
+            if name in seen:  # a name typed over another: said below, with who the round leaves out
+                twice.append((cell(column, g), name, seen[name]))
             elif name not in state.group:
                 why = reason.get(name, "not in the event")
                 problems.add(SheetswissError(f"{cell(column, g)}: {name!r} is not to play in round {round_} "
@@ -84,12 +84,14 @@ def edited_round(event: Event, written: Sequence[Written] | None = None,
                                      f"{byes[0].row}); a round has one bye at most: pair {g.a} with a player"))
     empty = [g for g in rows if not g.is_pairing and g.b is None and g.result is None]
     missing = [name for name in state.order if name not in seen and name not in {g.a for g in empty}]
+    left = f"; round {round_} leaves out {', '.join(repr(m) for m in missing)}" if missing else ""
+    for ref, name, first in twice:
+        problems.add(SheetswissError(f"{ref}: {name!r} is in round {round_} twice (also row {first.row}){left}"))
     for g in empty:  # a row whose Player B was cleared: Player A alone, not the bye
-        left = f"; round {round_} leaves out {', '.join(repr(m) for m in missing)}" if missing else ""
         problems.add(SheetswissError(
             f"{cell('Player B', g)}: {g.a!r} has no opponent in this row and it is not the bye row (Result bye)"
             f"{left}; type the opponent here"))
-    if missing and not empty:
+    if missing and not empty and not twice:
         names = ", ".join(repr(m) for m in missing)
         problems.add(SheetswissError(
             f"Results!A{min(g.row for g in rows)}:{letters['Result']}{max(g.row for g in rows)}: round {round_} "

@@ -99,7 +99,7 @@ def test_a_result_excel_turned_into_a_date(tmp_path: Path) -> None:
     ([("Ana", "high")], {}, {}, "Players!B2: rating 'high' is not a number"),
     ([("Ana",), ("Bo",)], {"A2": 1, "C2": "Ana", "D2": "Zed"}, {}, "Results!D2: 'Zed' is not in Players"),
     ([("Ana",), ("Bo",), ("Cy",)], {"A2": 1, "C2": "Ana", "D2": "Bo", "A3": 1, "C3": "Cy", "D3": "Ana"}, {},
-     "Results!A3: 'Ana' is in round 1 twice (also row 2)"),
+     "Results!D3: 'Ana' is in round 1 twice (also row 2)"),
     ([("Ana",), ("Bo",)], {"A2": 2, "C2": "Ana", "D2": "Bo"}, {},
      "Results!A2: round 2 follows round 0; round 1 has no pairings"),
     ([("Ana",)], {}, {"colour": "red"}, "Settings!A"),

@@ -581,7 +581,7 @@ def test_an_edited_round_that_leaves_a_player_out_is_refused_in_the_control_tab(
     backend = ExcelBackend(path)
     rows = backend.read().rows("Results")
     b = rows[0].index("Player B")
-    twice = str(rows[1][b])
+    twice, left = str(rows[1][b]), str(rows[2][b])
     backend.fill_cells("Results", {f"{column_letter(b + 1)}3": twice})  # one player twice, another in no row
     ask(path, command="pair", check=True, run=True)
     before = ExcelBackend(path).read()
@@ -590,7 +590,7 @@ def test_an_edited_round_that_leaves_a_player_out_is_refused_in_the_control_tab(
     assert without_control(after) == without_control(before)
     status = control(after)
     assert status["Status"] == "refused"
-    assert status["Output"] == f"Results!A3: {twice!r} is in round 1 twice (also row 2)"
+    assert status["Output"] == f"Results!D3: {twice!r} is in round 1 twice (also row 2); round 1 leaves out {left!r}"
 
 
 def test_check_and_redo_ticked_together_are_refused_naming_the_check_cell(tmp_path: Path) -> None:

@@ -220,7 +220,7 @@ def test_redo_replaces_both_rows_of_every_match(tmp_path: Path) -> None:
     ({"C3": "{a}", "D3": "{b}"},
      "Results!C3: '{a}' plays side 1 against '{b}' in round 1 twice (also row 2); the second game swaps the "
      "sides: {b} as Player A"),
-    ({"D5": "{a}"}, "Results!A5: '{c}' is in round 1 twice (also row 4); a double-sided match is two rows with "
+    ({"D5": "{a}"}, "Results!C5: '{c}' is in round 1 twice (also row 4); a double-sided match is two rows with "
                     "the same two players"),
     ({"B3": 2}, "Results!B3: table 2, but the first game of {a} v {b} (row 2) is at table 1; both games of a "
                 "match share a table"),

@@ -72,10 +72,45 @@ def test_an_unchanged_round_checks_clean(tmp_path: Path) -> None:
     assert out.splitlines()[1] == "Changed: nothing (the rows are as the round was paired)"
 
 
-def test_a_swap_that_leaves_a_player_out_is_refused_naming_the_row(tmp_path: Path) -> None:
+def test_a_swap_that_leaves_a_player_out_is_refused_naming_the_cell_and_who_is_left_out(tmp_path: Path) -> None:
     path, backend = paired(tmp_path)
     backend.fill_cells("Results", {"D3": "Player 06"})  # Player 06 twice, Player 07 in no row
-    assert refused(path, "pair", str(path), "--check") == "Results!A3: 'Player 06' is in round 1 twice (also row 2)"
+    assert refused(path, "pair", str(path), "--check") == (
+        "Results!D3: 'Player 06' is in round 1 twice (also row 2); round 1 leaves out 'Player 07'")
+
+
+def test_a_name_typed_over_player_a_names_that_cell(tmp_path: Path) -> None:
+    path, backend = paired(tmp_path)
+    backend.fill_cells("Results", {"C4": "Player 02"})  # Player 02 twice, Player 03 in no row
+    assert refused(path, "pair", str(path), "--check") == (
+        "Results!C4: 'Player 02' is in round 1 twice (also row 3); round 1 leaves out 'Player 03'")
+
+
+def test_without_check_the_cell_typed_over_is_named(tmp_path: Path) -> None:
+    path, backend = paired(tmp_path)
+    backend.fill_cells("Results", {"D3": "Player 06"})
+    assert refused(path, "pair", str(path)) == "Results!D3: 'Player 06' is in round 1 twice (also row 2)"
+
+
+def test_every_problem_of_the_edited_round_in_one_run(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [*ELEVEN, ("Player 12", 1000, "", "dropped")])
+    assert run("pair", str(path))[0] == 0
+    ExcelBackend(path).fill_cells("Results", {"D3": "Player 06", "C7": "Player 12"})
+    before = path.read_bytes()
+    lines = CliRunner().invoke(cli, ["pair", str(path), "--check"]).stderr.splitlines()
+    assert path.read_bytes() == before
+    assert lines == [
+        "Error: Results!C7: 'Player 12' is not to play in round 1 (dropped); put a player who is due to play here",
+        "Error: Results!D3: 'Player 06' is in round 1 twice (also row 2); round 1 leaves out 'Player 07', "
+        "'Player 11'"]
+
+
+def test_a_player_twice_in_an_earlier_round_is_refused_as_before(tmp_path: Path) -> None:
+    path, backend = paired(tmp_path)
+    type_results(path, lambda a, b: "1-0")
+    assert run("pair", str(path))[0] == 0
+    backend.fill_cells("Results", {"D3": "Player 06"})
+    assert refused(path, "pair", str(path), "--check") == "Results!D3: 'Player 06' is in round 1 twice (also row 2)"
 
 
 def test_a_cleared_player_is_refused_naming_the_row(tmp_path: Path) -> None:
@@ -259,4 +294,4 @@ def test_the_readme_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
             "edited") in out.splitlines()
     ExcelBackend(Path("twice.xlsx")).fill_cells("Results", {"D4": "Hana Joshi"})
     assert refused(Path("twice.xlsx"), "pair", "twice.xlsx", "--check") == (
-        "Results!A4: 'Hana Joshi' is in round 1 twice (also row 3)")
+        "Results!D4: 'Hana Joshi' is in round 1 twice (also row 3); round 1 leaves out 'Milo Joshi'")

@@ -285,7 +285,8 @@ def parse_players(book: Book, problems: Problems | None = None) -> tuple[Player,
         return tuple(players)
 
 
-def _results(book: Book, players: tuple[Player, ...], settings: Settings, problems: Problems) -> tuple[Game, ...]:
+def _results(book: Book, players: tuple[Player, ...], settings: Settings, problems: Problems,
+             edited: bool = False) -> tuple[Game, ...]:
     """The Results rows: each player at most once a round, but under ``sides: double`` (RULES.md 3) a
     match is two rows, one a game, the second with the sides swapped (A v B, then B v A) at the same
     table; a lone game, a third row, or the same sides twice is an error naming the row's cell.
@@ -305,6 +306,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
     seen: dict[tuple[int, str], int] = {}
     matches: dict[tuple[int, frozenset[str]], list[Game]] = {}
     faulty: set[tuple[int, str | None]] = set()  # players in a round whose row is reported already
+    repeated: list[tuple[Game, BadWorkbook]] = []  # rows naming a player already in their round
     for r, row in enumerate(cols.rows, start=2):
         if is_blank(row):
             continue
@@ -371,10 +373,11 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
             match.append(game)
             second = len(match) == 2
         twice = [name for name in (a, b) if name is not None and (round_, name) in seen and not second]
-        for name in twice[:1]:  # one line for the cell
-            problems.add(BadWorkbook(
-                f"{cols.ref('Round', r)}: {name!r} is in round {round_} twice (also row {seen[round_, name]})"
-                + ("; a double-sided match is two rows with the same two players" if double else "")))
+        for name in twice[:1]:  # one line for the cell where the name was typed again
+            repeated.append((game, BadWorkbook(
+                f"{cols.ref('Player A' if name == a else 'Player B', r)}: {name!r} is in round {round_} twice "
+                f"(also row {seen[round_, name]})"
+                + ("; a double-sided match is two rows with the same two players" if double else ""))))
         if twice:
             faulty.update({(round_, a), (round_, b)})
             continue
@@ -382,6 +385,13 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
             if someone is not None:
                 seen.setdefault((round_, someone), r)
         games.append(game)
+    last = max((g.round for g in (*games, *(g for g, _ in repeated)) if g.is_pairing), default=0)
+    for game, problem in repeated:
+        if edited and game.round == last and not double:
+            games.append(game)  # pair --check names the row and who is left out (edited.edited_round)
+        else:
+            problems.add(problem)
+    games.sort(key=lambda g: g.row)
     for (round_, pair), match in matches.items():
         if len(match) == 1 and not any((round_, name) in faulty for name in pair):
             lone = match[0]
@@ -569,16 +579,20 @@ def parse_signups(book: Book, heat: int, players: tuple[Player, ...]) -> tuple[P
     return tuple(p for p in players if name_key(p.name) in marked)
 
 
-def parse_event(book: Book) -> Event:
+def parse_event(book: Book, *, edited: bool = False) -> Event:
     """Settings, Players and Results, validated, as one :class:`Event`; every problem of the three tabs
-    is raised at once (:class:`~sheetswiss.errors.ManyProblems` when there are several)."""
+    is raised at once (:class:`~sheetswiss.errors.ManyProblems` when there are several).
+
+    ``edited`` (``pair --check``, RULES.md 2.14): a player typed in a second row of the last paired round is
+    kept, not refused here, so that :func:`sheetswiss.edited.edited_round` names that cell together with
+    who the round now leaves out and every other problem of the round, in one run."""
     problems = Problems()
     settings, bad = _settings_tab(book, problems)
     players = parse_players(book, problems)
     games: tuple[Game, ...] = ()
     if not bad & RESULT_SETTINGS:
         with problems.collect():
-            games = _results(book, players, settings, problems)
+            games = _results(book, players, settings, problems, edited)
     from .parse_avoid import parse_avoid
 
     avoid = parse_avoid(book, players, problems)
