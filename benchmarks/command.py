@@ -10,7 +10,7 @@ run once in this process, as ``sheetswiss pair`` runs it, each phase timed where
   Settings, Players and Results count under parse);
 * parse: Settings, Players and Results to the event;
 * pair: the pairing engine (round state, costs, matching and its proof);
-* check pairing: the pairing checked against the round state before anything is written;
+* check pairing: the pairing checked against the round state it was paired from, before anything is written;
 * render: the Results rows, the Pairings tab and the Log tab; checksum: the Log's fingerprint of the input;
 * write: the package edited (appended rows, tool tabs, styles, recalculation flags) and saved atomically;
 * other: the rest of ``api.pair`` (the event's own checks, the report).
@@ -96,6 +96,7 @@ def write_workbook(path: Path, players: int, seed: int = 1) -> Event:
 PHASES: tuple[tuple[str, str, str], ...] = (
     ("read", "sheetswiss.backends.excel", "ExcelBackend.read"),
     ("parse", "sheetswiss.workbook.parse", "parse_event"),
+    ("pair", "sheetswiss.pairing", "round_state"),
     ("pair", "sheetswiss.pairing", "pair_round"),
     ("check pairing", "sheetswiss.pairing", "check_pairing"),
     ("render", "sheetswiss.workbook.render", "results_append"),

@@ -32,7 +32,7 @@ from .heats import Qualification, check_tables
 from .heats import qualify as heat_qualify
 from .model import Event, HeatGame, Player, PlayerId
 from .names import Names, name_key, sort_key
-from .pairing import Pairing, check_pairing, pair_round
+from .pairing import Pairing, check_pairing, pair_round, round_state
 from .pairing.solver import Proof
 from .playoffs import Bracket, typed_bracket
 from .seating import seat_heat
@@ -204,8 +204,9 @@ def pair(source: str | Backend, *, redo: bool = False, explain: bool = False, dr
         raise SheetswissError("Players: check_in is yes and no player is marked in the Present column; mark those "
                               "who have arrived (yes) and run again")
     require_players(event.players)
-    pairing = pair_round(event, progress=progress)
-    problems = check_pairing(event, pairing)
+    state = round_state(event, event.paired_rounds + 1)
+    pairing = pair_round(event, state=state, progress=progress)
+    problems = check_pairing(event, pairing, state=state)
     if problems:  # a bug, not bad input: never write a broken pairing
         raise RuntimeError("pairing failed its own check: " + "; ".join(problems))
     when = _now(now)

@@ -103,10 +103,13 @@ def _solve(event: Event, state: RoundState, bye_pool: frozenset[PlayerId], remat
     return _Solved(matching, costs.fractions(matching), proof, costs)
 
 
-def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -> Pairing:
+def pair_round(event: Event, *, state: RoundState | None = None,
+               progress: Callable[[str], None] | None = None) -> Pairing:
     """Pair the next round of ``event`` (RULES.md section 2): the cheapest perfect matching.
 
-    ``progress`` receives a line whenever a large solve widens its graph or falls back.
+    ``state`` is the event's :func:`round_state` before that round, when the caller has it already (to
+    check the pairing against it after). ``progress`` receives a line whenever a large solve widens its
+    graph or falls back.
 
     Tries, in order: no rematch and the bye only for players without one; then the bye for
     anyone (RULES.md 2.3: relaxed before rematches); then, under ``rematch_fallback: fewest``,
@@ -116,7 +119,7 @@ def pair_round(event: Event, *, progress: Callable[[str], None] | None = None) -
     Raises :class:`SheetswissError` when nobody can be paired or rematches are refused.
     """
     round_ = event.paired_rounds + 1
-    state = round_state(event, round_)
+    state = state if state is not None else round_state(event, round_)
     n = len(state.order)
     if n == 0:
         raise SheetswissError(f"Players: nobody is left to pair in round {round_}")
@@ -369,10 +372,11 @@ def _bye_note(event: Event, state: RoundState, bye: PlayerId, passed_over: str =
     return f"{bye} takes the bye: {why}" + (f"; {passed_over}" if passed_over else "")
 
 
-def check_pairing(event: Event, pairing: Pairing) -> list[str]:
+def check_pairing(event: Event, pairing: Pairing, *, state: RoundState | None = None) -> list[str]:
     """Problems with ``pairing`` (empty when valid): everyone to pair exactly once, no rematch or
-    second bye that the pairing does not declare. ``pair`` runs it before writing anything."""
-    state = round_state(event, pairing.round, ranked=False)
+    second bye that the pairing does not declare. ``pair`` runs it before writing anything, on the round
+    state it paired from (``state``; built here when not given)."""
+    state = state if state is not None else round_state(event, pairing.round, ranked=False)
     problems = []
     seen: dict[PlayerId, int] = defaultdict(int)
     sides = event.settings.sides == "single"
