@@ -80,6 +80,34 @@ def test_new_makes_the_control_tab_with_its_drop_down_and_checkboxes(tmp_path: P
                      "B8": '"TRUE,FALSE"', "B9": '"TRUE,FALSE"'}
 
 
+BOOLEAN = '"TRUE";"TRUE";"FALSE"'
+"""LibreOffice's own format for a boolean: with it an unticked checkbox shows FALSE there, not 0."""
+
+
+def test_the_checkboxes_are_booleans_that_libreoffice_shows_as_true_or_false(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ws = openpyxl.load_workbook(path)[CONTROL]
+    rows = {str(ws.cell(r, 1).value): r for r in range(2, ws.max_row + 1)}
+    for label in ("Redo", "Check", "Dry run", "Run"):
+        cell = ws.cell(rows[label], 2)
+        assert (cell.value, cell.data_type, cell.number_format) == (False, "b", BOOLEAN), label
+    assert ws.cell(rows["Command"], 2).number_format == "General"
+    ask(path, command="pair", run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    run = openpyxl.load_workbook(path)[CONTROL].cell(rows["Run"], 2)
+    assert (run.value, run.data_type, run.number_format) == (False, "b", BOOLEAN)  # unticked, still a checkbox
+
+
+@pytest.mark.parametrize("tab", [CONTROL, "Avoid"])
+def test_the_control_and_avoid_tabs_print_one_page_wide_like_players(tmp_path: Path, tab: str) -> None:
+    wb = openpyxl.load_workbook(new_workbook(tmp_path))
+    for name in (tab, "Players"):
+        ws = wb[name]
+        assert ws.sheet_properties.pageSetUpPr is not None and ws.sheet_properties.pageSetUpPr.fitToPage, name
+        assert (ws.page_setup.orientation, ws.page_setup.fitToWidth, ws.page_setup.fitToHeight) == (
+            "landscape", 1, 0), name
+
+
 def test_the_control_command_adds_the_tab_to_an_older_event(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
     wb = openpyxl.load_workbook(path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -70,3 +72,24 @@ def test_a_gm_formula_over_standings_shows_the_new_leader_in_libreoffice(tmp_pat
     every_tab = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
     _soffice(profile, "--convert-to", every_tab, "--outdir", str(tmp_path / "csv"), str(path))
     assert (tmp_path / "csv" / "event-Dashboard.csv").read_text().strip() == new_leader
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice (soffice) is not installed here")
+def test_a_new_workbook_prints_a_page_a_tab_with_its_checkboxes_shown_false(tmp_path: Path) -> None:
+    """``new``'s workbook in LibreOffice: each tab prints on one page (the Control tab's Label, Value and Help
+    together), and the Control tab's unticked checkboxes show FALSE, not 0."""
+    path = tmp_path / "ev.xlsx"
+    api.new(str(path), seed=1)
+    tabs = ExcelBackend(path).read().tabs
+    profile = tmp_path / "profile"
+    _soffice(profile, "--convert-to", "pdf", "--outdir", str(tmp_path), str(path))
+    pages = re.findall(rb"/Type\s*/Page\b(?!s)", (tmp_path / "ev.pdf").read_bytes())
+    assert len(pages) == len(tabs)
+    sheet = list(tabs).index("Control") + 1
+    options = f"44,34,76,1,,0,false,true,true,false,false,{sheet}"  # the Control sheet, cells as shown
+    _soffice(profile, "--convert-to", f"csv:Text - txt - csv (StarCalc):{options}", "--outdir", str(tmp_path / "csv"),
+             str(path))
+    text = (tmp_path / "csv" / "ev-Control.csv").read_text(encoding="utf-8")
+    shown = {row[0]: row[1] for row in csv.reader(text.splitlines())}
+    assert [shown[label] for label in ("Redo", "Check", "Dry run", "Run")] == ["FALSE"] * 4

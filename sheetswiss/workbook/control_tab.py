@@ -100,7 +100,7 @@ def control_tab(fmt: str) -> Tab:
                    *(Validation(row_of[label], 2, checkbox=True) for label in CHECKBOXES))
     first_status = row_of[CONTROL_STATUS[0]]
     return Tab(CONTROL, tuple(rows), TabFormat(
-        freeze_rows=1, widths=(14, 60, 70),
+        freeze_rows=1, widths=(14, 60, 70), landscape=True,
         bands=(Band(1, 1, 1, 3, fill="D9E1F2", bold=True, border_below=True),
                Band(2, len(rows), 1, 1, bold=True),
                Band(first_status - 1, first_status - 1, 1, 3, border_below=True),

@@ -166,7 +166,7 @@ def template_tabs(fmt: str, seed: int | None = None) -> tuple[Tab, ...]:
         text_columns=(5,)))
     avoid_header = HEADERS[AVOID]
     avoid = Tab(AVOID, (avoid_header,), TabFormat(
-        freeze_rows=1, widths=(28, 28, 40),
+        freeze_rows=1, widths=(28, 28, 40), landscape=True,
         bands=(Band(1, 1, 1, len(avoid_header), fill=HEADER_FILL, bold=True, border_below=True),),
         text_columns=(1, 2)))
     return (

@@ -22,6 +22,10 @@ __all__ = ["TEXT_ROWS", "Kept", "kept_from", "sheet_xml"]
 TEXT_ROWS = 1000
 """How far down a Text-formatted column is pre-formatted in a tool tab."""
 
+BOOLEAN_FORMAT = '"TRUE";"TRUE";"FALSE"'
+"""The number format of a checkbox cell: the one LibreOffice gives its booleans, so that it shows an unticked
+box as FALSE rather than 0 (Excel shows a boolean as TRUE/FALSE whatever its format)."""
+
 
 def _with_band(look: Look, band: Band, last_row: bool) -> Look:
     """How a cell that looked like ``look`` looks under ``band``: each property the band sets replaces the
@@ -80,6 +84,10 @@ def _tab_looks(tab: Tab) -> dict[int, dict[int, Look]]:
                 if (before, last) not in merged:
                     merged[before, last] = _with_band(before, band, last)
                 row[c] = merged[before, last]
+    for check in fmt.validations:
+        if check.checkbox:
+            row = looks.setdefault(check.row, {})
+            row[check.column] = replace(row.get(check.column, PLAIN), number_format=BOOLEAN_FORMAT)
     return looks
 
 
