@@ -65,13 +65,17 @@ def edited_round(event: Event, written: Sequence[Written] | None = None,
         return f"Results!{letters[column]}{game.row}"
 
     paired = [g for g in rows if g.is_pairing]
+    double = event.settings.sides == "double"
     seen: dict[PlayerId, Game] = {}
     twice: list[tuple[str, PlayerId, Game]] = []  # the cell of a name typed again, the name, its first row
     for g in paired:
         for column, name in (("Player A", g.a), ("Player B", g.b)):
             if name is None:
                 continue
-            if name in seen:  # a name typed over another: said below, with who the round leaves out
+            first = seen.get(name)
+            if first is not None and double and {first.a, first.b} == {g.a, g.b}:
+                continue  # the second game of a double-sided match (parse checked the pair's two rows)
+            if first is not None:  # a name typed over another: said below, with who the round leaves out
                 twice.append((cell(column, g), name, seen[name]))
             elif name not in state.group:
                 why = reason.get(name, "not in the event")

@@ -295,3 +295,18 @@ def test_the_readme_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     ExcelBackend(Path("twice.xlsx")).fill_cells("Results", {"D4": "Hana Joshi"})
     assert refused(Path("twice.xlsx"), "pair", "twice.xlsx", "--check") == (
         "Results!D4: 'Hana Joshi' is in round 1 twice (also row 3); round 1 leaves out 'Milo Joshi'")
+
+
+def test_a_double_sided_round_checks_clean_and_takes_a_swap(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(f"Player {i}",) for i in range(1, 7)], settings={"sides": "double"})
+    assert run("pair", str(path))[0] == 0
+    code, out, err = run("pair", str(path), "--check", "--dry-run")
+    assert code == 0, err
+    assert out.splitlines()[1] == "Changed: nothing (the rows are as the round was paired)"
+    backend = ExcelBackend(path)
+    rows = backend.read().rows("Results")
+    b, d = rows[1][3], rows[3][3]  # each match is two rows, the sides swapped: swap both games' players
+    backend.fill_cells("Results", {"D2": d, "C3": d, "D4": b, "C5": b})
+    code, out, err = run("pair", str(path), "--check")
+    assert code == 0, err
+    assert f"Changed: table 1: {rows[1][2]} v {d} (was {rows[1][2]} v {b})" in out.splitlines()
