@@ -329,6 +329,11 @@ class Costs:
         """The weight of ``i < j`` less the boundary duals of every boundary the pair crosses."""
         return self.reduced_many(np.array([i]), np.array([j]))[0]
 
+    def side_value(self, bx: int, by: int) -> int:
+        """The scaled side cost of "x takes side 1 against y" for side biases ``bx`` and ``by`` under ``sides:
+        single`` (RULES.md 3, :func:`~.levels.side_cost`), before any assignment is played."""
+        return int(self._side[bx - self._low_bias, by - self._low_bias])
+
     def allowed_many(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Whether each pair ``i < j`` is an edge of G: no rematch unless allowed (RULES.md 2.3), a forbidden
         pair never (2.12), the bye only for the pool (2.4)."""

@@ -206,7 +206,7 @@ def _may_fail(a: Sequence[int], b: Sequence[int], fixed: int, px: np.ndarray, py
             yield r, ys[k]
     if ceiling is None:
         return
-    span = len(b)
+    span = 1 << 40  # beyond every place: a cap that keeps the numbers in 64 bits
     reach = [min(span, (value + ceiling - fixed) // slope) if value + ceiling > fixed else -1 for value in a]
     places = px.tolist()
     low = np.array([max(p + 1, c - r) for p, c, r in zip(places, centre, reach)], dtype=np.int64)
@@ -712,9 +712,14 @@ class Solver:
                         raise _Enough
 
         with contextlib.suppress(_Enough):
-            for g in range(c.groups):
-                self._check_group(g, m, d, nest, exact)
-            self._check_across(m, d, nest, exact)
+            if c.mode == "sides":
+                for g in range(c.groups):
+                    self._check_side_group(g, m, d, nest, exact)
+                self._check_side_across(m, d, nest, exact)
+            else:
+                for g in range(c.groups):
+                    self._check_group(g, m, d, nest, exact)
+                self._check_across(m, d, nest, exact)
             if c.bye >= 0:
                 last, mult, above = c.groups, c.multipliers, c.duals_above
                 takers = []
@@ -769,10 +774,90 @@ class Solver:
                 if top_upper[g] + top_lower[h] > fixed:
                     self._scan(c.members[g], upper[g], c.members[h], lower[h], fixed, m, nest, exact, None)
 
+    def _side_parts(self, g: int) -> list[tuple[int, list[int], list[int]]]:
+        """Under ``sides: single``: group g's players by side bias, each part as (bias, players, their places in
+        the group), in ranking order."""
+        c = self.c
+        parts: dict[int, tuple[list[int], list[int]]] = {}
+        for p, v in enumerate(c.members[g]):
+            who, where = parts.setdefault(c.bias[v], ([], []))
+            who.append(v)
+            where.append(p)
+        return [(bias, who, where) for bias, (who, where) in sorted(parts.items())]
+
+    def _side_floor(self, bx: int, by: int) -> int:
+        """The least scaled side cost a pair of side biases ``bx`` and ``by`` can have: the cheaper of its two
+        side assignments (RULES.md 3); an assignment already played is gone or costs the same, never less."""
+        c = self.c
+        return min(c.side_value(bx, by), c.side_value(by, bx))
+
+    def _check_side_group(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
+                          exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
+        """Under ``sides: single``, the pairs inside group g, part by part of side bias (:meth:`_side_parts`):
+        a pair of biases bx, by costs at least their side floor (:meth:`_side_floor`) at the score level, its
+        pattern and its draw. Each potential there is about twice the score level's multiplier times a dual
+        of its part, so a part's potentials stay close together while two parts' differ by far more than 64
+        bits hold: scanning part by part keeps every number in the split (:meth:`_scan`), and the side floor
+        clears whole blocks of pairs of equal bias at once."""
+        c = self.c
+        mem = c.members[g]
+        if len(mem) < 2:
+            return
+        twice_pattern = 2 * c.multipliers[PATTERN]
+
+        def pattern(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+            out: np.ndarray = twice_pattern * c.pattern_cost(g, x, y)  # x < y: places in the group
+            return out
+
+        def centre(places: Sequence[int]) -> list[int] | None:
+            if c.pattern == "slide":
+                return [p + c.half[g] for p in places]
+            return [c.size[g] - 1 - p for p in places] if c.pattern == "fold" else None
+
+        parts = self._side_parts(g)
+        score = c.multipliers[SCORE]
+        for k, (bx, rows, row_places) in enumerate(parts):
+            a = [d[v] for v in rows]
+            for by, cols, col_places in parts[k:]:
+                fixed = 2 * score * self._side_floor(bx, by)
+                b = a if cols is rows else [d[v] for v in cols]
+                if max(a) + max(b) <= fixed:
+                    continue
+                self._scan(rows, a, cols, b, fixed, m, nest, exact, pattern, centre(row_places), twice_pattern,
+                           (row_places, col_places))
+                if cols is not rows:
+                    self._scan(cols, b, rows, a, fixed, m, nest, exact, pattern, centre(col_places), twice_pattern,
+                               (col_places, row_places))
+
+    def _check_side_across(self, m: Matcher, d: Sequence[int], nest: Nesting | None,
+                           exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
+        """Under ``sides: single``, the pairs between groups g < h, block by block of (group, side bias): a
+        pair's fixed part is its score and height (:meth:`_check_across`) plus the side floor of its two
+        biases (:meth:`_side_floor`), and the per-player balance and position terms go into the potentials as
+        there. Blocks whose largest potentials stay below the fixed part are fine at once."""
+        c = self.c
+        mult = c.multipliers
+        blocks = [self._side_parts(g) for g in range(c.groups)]
+        upper = [[[d[i] - 2 * mult[BALANCE] * c.down[i] for i in who] for _, who, _ in parts] for parts in blocks]
+        lower = [[[d[j] - 2 * (mult[BALANCE] * c.up[j] + mult[WHO_FLOATS] * c.place_of[j]) for j in who]
+                  for _, who, _ in parts] for parts in blocks]
+        top_upper = [[max(a) for a in row] for row in upper]
+        top_lower = [[max(b) for b in row] for row in lower]
+        for g in range(c.groups - 1):
+            for h in range(g + 1, c.groups):
+                base = (mult[SCORE] * c.score_table[g][h] + mult[HEIGHT] * (c.height[h] - c.height[g])
+                        - (c.duals_above[h] - c.duals_above[g]))
+                for x, (bx, rows, _) in enumerate(blocks[g]):
+                    for y, (by, cols, _) in enumerate(blocks[h]):
+                        fixed = 2 * (base + mult[SCORE] * self._side_floor(bx, by))
+                        if top_upper[g][x] + top_lower[h][y] > fixed:
+                            self._scan(rows, upper[g][x], cols, lower[h][y], fixed, m, nest, exact, None)
+
     def _scan(self, rows: Sequence[int], a: Sequence[int], cols: Sequence[int], b: Sequence[int], fixed: int,
               m: Matcher, nest: Nesting | None, exact: Callable[[np.ndarray, np.ndarray], None],
               term: Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
-              centre: Sequence[int] | None = None, slope: int = 0) -> None:
+              centre: Sequence[int] | None = None, slope: int = 0,
+              places: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
         """Check the pairs (rows[x], cols[y]) (only x < y when rows is cols, one group) of whose cost twice a
         lower bound is ``fixed + term(x, y) + 2 draw``: a pair whose ``a[x] + b[y] - Z`` (its potentials
         less their per-player cost terms, and less the blossoms' Z) exceeds that bound is checked exactly.
@@ -782,27 +867,45 @@ class Solver:
 
         Only pairs that may fail are looked at (:func:`_may_fail`): between groups, for each row the columns
         with ``a[x] + b[y] > fixed``; inside a group, where ``term`` is ``slope * |y - centre[x]|`` or more,
-        only the rows for which some column could beat it."""
+        only the rows for which some column could beat it.
+
+        ``places`` (two parts of one group, e.g. its players of two side biases) gives each row's and column's
+        place in the group; then only the pairs whose column stands below its row are checked (the caller scans
+        the other order too), ``term`` and ``centre`` speak of places, and a part may be both rows and columns.
+
+        Potentials too large for the split are first taken relative to the largest row and column (a common
+        offset changes nothing: only ``a[x] + b[y] - fixed`` counts), so that only a part whose potentials
+        spread over more than 2**(60 + SPLIT) goes pair by pair."""
         c = self.c
-        same = rows is cols
+        same = rows is cols or places is not None
+        if any(abs(v) >= _WIDE for v in a) or any(abs(v) >= _WIDE for v in b):
+            top_a, top_b = max(a), max(b)
+            shifted_a = [v - top_a for v in a]
+            b = shifted_a if b is a else [v - top_b for v in b]
+            a = shifted_a
+            fixed -= top_a + top_b
+        place_x = range(len(rows)) if places is None else places[0]
+        place_y = range(len(cols)) if places is None else places[1]
         wide_rows = [x for x in range(len(rows)) if abs(a[x]) >= _WIDE]
         wide_cols = [y for y in range(len(cols)) if abs(b[y]) >= _WIDE]
-        for x in wide_rows:
-            others = [y for y in range(len(cols)) if not same or y != x]
+        for x in wide_rows:  # with ``places``, rows and columns are different players: every pair
+            others = [y for y in range(len(cols)) if rows is not cols or y != x]
             _exact_pairs(exact, [rows[x]] * len(others), [cols[y] for y in others])
         for y in wide_cols:
-            picked = [x for x in range(len(rows)) if x not in wide_rows and (not same or y != x)]
+            picked = [x for x in range(len(rows)) if x not in wide_rows and (rows is not cols or y != x)]
             _exact_pairs(exact, [rows[x] for x in picked], [cols[y]] * len(picked))
         keep_x = [x for x in range(len(rows)) if abs(a[x]) < _WIDE]
         keep_y = [y for y in range(len(cols)) if abs(b[y]) < _WIDE]
         if not keep_x or not keep_y or fixed >= 2 * _WIDE:  # then a[x] + b[y] < fixed: all fine
             return
         if fixed <= -2 * _WIDE:  # beyond 64-bit halves: every pair exactly
-            pairs = [(rows[x], cols[y]) for x in keep_x for y in keep_y if not same or y > x]
+            pairs = [(rows[x], cols[y]) for x in keep_x for y in keep_y if not same or place_y[y] > place_x[x]]
             _exact_pairs(exact, [i for i, _ in pairs], [j for _, j in pairs])
             return
-        px, py = np.array(keep_x, dtype=np.int64), np.array(keep_y, dtype=np.int64)
-        u, v = np.array(rows, dtype=np.int64)[px], np.array(cols, dtype=np.int64)[py]
+        ix, iy = np.array(keep_x, dtype=np.int64), np.array(keep_y, dtype=np.int64)
+        px = np.array(place_x, dtype=np.int64)[ix] if len(rows) else ix
+        py = np.array(place_y, dtype=np.int64)[iy] if len(cols) else iy
+        u, v = np.array(rows, dtype=np.int64)[ix], np.array(cols, dtype=np.int64)[iy]
         a_high = np.array([a[x] >> SPLIT for x in keep_x], dtype=np.int64)
         a_low = np.array([a[x] & _LOW for x in keep_x], dtype=np.int64)
         b_high = np.array([b[y] >> SPLIT for y in keep_y], dtype=np.int64)
