@@ -10,7 +10,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import final
+from typing import TypeAlias, final
 
 from .errors import SheetswissError
 from .model import Event, PlayerId
@@ -133,7 +133,7 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
     alone_ranking = _plain(per_round(ranking, per), late_draw)  # rounds without an opponent
     alone_pairing = _plain(per_round(pairing, per), late_draw)
     rows: dict[PlayerId, list[RoundRecord | None]] = {p.name: [None] * n for p in event.players}
-    matches: dict[tuple[PlayerId, int], list[RoundRecord]] = {}  # sides double: a round's games, for _match
+    matches: dict[tuple[PlayerId, int], list[_Game]] = {}  # sides double: a round's games, for _match
 
     def record(player: PlayerId, r: int, kind: RoundKind, cls: str, opponent: PlayerId | None = None,
                side: int | None = None, games: tuple[int, int, int] | None = None,
@@ -149,11 +149,11 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
         else:
             points, pairing_points = plain_ranking[kind, cls], plain_pairing[kind, cls]
         scored, conceded = scores if scores is not None else (None, None)
-        rec = RoundRecord(r, kind, cls, points, pairing_points, opponent, side, games, scored, conceded)
         if per > 1 and opponent is not None:
-            matches.setdefault((player, r), []).append(rec)
+            matches.setdefault((player, r), []).append((kind, cls, points, pairing_points, opponent, scored, conceded))
         else:
-            rows[player][r - 1] = rec
+            rows[player][r - 1] = RoundRecord(r, kind, cls, points, pairing_points, opponent, side, games, scored,
+                                              conceded)
 
     for g in event.games:
         if g.round > n or g.result is None:
@@ -182,9 +182,10 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
                 raise SheetswissError(f"{g.cell}: {e}") from None
         record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga, sa)
         record(g.b, g.round, RoundKind.GAME, cb, g.a, 2, gb, sb)
+    added = _Sums()
     for (player, r), games in matches.items():
         if len(games) == per or (len(games) < per and event.settings.round_weight(r) < 1):  # a half round
-            rows[player][r - 1] = _match(games)
+            rows[player][r - 1] = _match(r, games, added)
     out: dict[PlayerId, tuple[RoundRecord, ...]] = {}
     for p in event.players:
         recs = rows[p.name]
@@ -196,25 +197,53 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
     return out
 
 
-def _match(games: list[RoundRecord]) -> RoundRecord:
+_Game: TypeAlias = tuple[RoundKind, str, Fraction, Fraction, PlayerId, Fraction | None, Fraction | None]
+"""One game of a double-sided match, before :func:`_match` makes the round's record of it: kind, class,
+points, pairing points, opponent, the player's and the opponent's game scores."""
+
+
+class _Sums:
+    """Sums of a few points, each worked out once: a round's games mostly score the same few values (the
+    scale's win, draw and loss), so the sums repeat. A sum is found by the identity of its terms, which it
+    keeps alive (so no other object can take their identity while the cache lives)."""
+
+    __slots__ = ("_known",)
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[int, ...], tuple[Fraction, tuple[Fraction, ...]]] = {}
+
+    def __call__(self, *terms: Fraction) -> Fraction:
+        key = tuple(map(id, terms))
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = (sum(terms, Fraction(0)), terms)
+        return known[0]
+
+
+def _match(round_: int, games: list[_Game], added: _Sums) -> RoundRecord:
     """A double-sided match (RULES.md 3) as one round: each game scored on its own and the points added;
     the games counted (won, lost, drawn); the match decided by game wins, as a typed game score is
     (RULES.md 1.1: more game wins wins, equal is a drawn match). Its kind is a game if either game was
     played over the board, else a forfeit win or loss by the match's outcome. Its game scores (RULES.md
     4.13) are the sum of the games' typed scores; ``None`` when neither game has one.
     """
-    won, lost, drawn = (sum(g.outcome == c for g in games) for c in "WLD")
-    cls = "W" if won > lost else "L" if lost > won else "D"
-    if any(g.kind is RoundKind.GAME for g in games):
-        kind = RoundKind.GAME
-    else:
-        kind = RoundKind.FORFEIT_WIN if cls == "W" else RoundKind.FORFEIT_LOSS
-    typed = [g for g in games if g.scored is not None and g.conceded is not None]
-    scored = sum((g.scored for g in typed if g.scored is not None), Fraction(0)) if typed else None
-    conceded = sum((g.conceded for g in typed if g.conceded is not None), Fraction(0)) if typed else None
-    return RoundRecord(games[0].round, kind, cls, sum((g.points for g in games), Fraction(0)),
-                       sum((g.pairing_points for g in games), Fraction(0)), games[0].opponent, None,
-                       (won, lost, drawn), scored, conceded)
+    won = lost = drawn = 0
+    over_the_board = False
+    for kind, cls, *_ in games:
+        if cls == "W":
+            won += 1
+        elif cls == "L":
+            lost += 1
+        else:
+            drawn += 1
+        over_the_board = over_the_board or kind is RoundKind.GAME
+    outcome = "W" if won > lost else "L" if lost > won else "D"
+    kind = RoundKind.GAME if over_the_board else RoundKind.FORFEIT_WIN if outcome == "W" else RoundKind.FORFEIT_LOSS
+    typed = [(g[5], g[6]) for g in games if g[5] is not None and g[6] is not None]
+    scored = sum((s for s, _ in typed if s is not None), Fraction(0)) if typed else None
+    conceded = sum((c for _, c in typed if c is not None), Fraction(0)) if typed else None
+    return RoundRecord(round_, kind, outcome, added(*(g[2] for g in games)), added(*(g[3] for g in games)),
+                       games[0][4], None, (won, lost, drawn), scored, conceded)
 
 
 def total(records: tuple[RoundRecord, ...], *, pairing: bool = False) -> Fraction:

@@ -89,11 +89,21 @@ class _Ranking:
     """For group tiebreaks (by chain position): the tied group the value was computed on."""
 
 
-def _rank(ctx: Context, names: tuple[str, ...]) -> _Ranking:
-    """Sort by points, then split each tied group by each tiebreak in turn (C.07 Art. 4.2)."""
+def _rank(ctx: Context, names: tuple[str, ...], *, lazy: bool = False) -> _Ranking:
+    """Sort by points, then split each tied group by each tiebreak in turn (C.07 Art. 4.2).
+
+    ``lazy``: only the groups matter, not the values shown. A tiebreak is then computed only for the
+    players still tied when the chain reaches it: a value never decides anything for a player alone in
+    their group, and each value is the same function of the context wherever it is computed, so the
+    groups are the same; :attr:`_Ranking.values` then holds only those values.
+    """
     entries = [TIEBREAKS[name] for name in names]
-    maps = [ctx.values(e.name) if e.value is not None else None for e in entries]
-    values = {x: [m[x] if m is not None else Fraction(0) for m in maps] for x in ctx.players}
+    if lazy:
+        maps: list[dict[PlayerId, Fraction] | None] = [{} if e.value is not None else None for e in entries]
+        values: dict[PlayerId, list[Fraction]] = {x: [Fraction(0)] * len(entries) for x in ctx.players}
+    else:
+        maps = [ctx.values(e.name) if e.value is not None else None for e in entries]
+        values = {x: [m[x] if m is not None else Fraction(0) for m in maps] for x in ctx.players}
     evaluated_in: dict[PlayerId, dict[int, Group]] = {x: {} for x in ctx.players}
     by_points: dict[int, list[PlayerId]] = {}
     for x in ctx.players:
@@ -113,7 +123,11 @@ def _rank(ctx: Context, names: tuple[str, ...]) -> _Ranking:
                 values[x][i] = de[x]
                 evaluated_in[x][i] = group
         else:
-            assert m is not None
+            assert m is not None and entry.value is not None
+            if lazy:
+                fn = entry.value
+                for x in group:
+                    m[x] = values[x][i] = fn(ctx, x, None)
             parts = split_by(group, m, entry.lowest_first)
         pending.extend((part, i + 1) for part in reversed(parts))
     return _Ranking(done, values, evaluated_in)
@@ -182,7 +196,7 @@ def standing_ranks(event: Event, *, through: int | None = None,
     rows: what the pairing needs to order a score group (RULES.md 2.1)."""
     ctx = Context.of(event, through=through, recorded=recorded)
     ranks: dict[PlayerId, int] = {}
-    for group in _rank(ctx, event_chain(event)).groups:
+    for group in _rank(ctx, event_chain(event), lazy=True).groups:
         rank = len(ranks) + 1
         ranks.update(dict.fromkeys(group, rank))
     return ranks

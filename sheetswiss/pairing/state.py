@@ -117,24 +117,32 @@ class _Rounds:
 
 
 def _read_rounds(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], rounds: int, win: Fraction, chess: bool) -> _Rounds:
-    """One pass over every player's rounds 1..``rounds``."""
+    """One pass over every player's rounds 1..``rounds``.
+
+    Points are turned into whole numbers once per distinct value: the records share a few point objects
+    (a scale's win, draw, loss), so they are told apart by identity (``recs`` keeps them alive meanwhile)
+    rather than hashed as fractions, the slow part of this pass on a big event.
+    """
     names = list(recs)
     index = {name: p for p, name in enumerate(names)}
-    denominators = {win.denominator}
-    whole: dict[Fraction, int] = {}
     n = len(names)
     opponent = np.full((n, rounds), -1, dtype=np.int64)
     side = np.zeros((n, rounds), dtype=np.int64)
     over_the_board = np.zeros((n, rounds), dtype=bool)
     had_bye = np.zeros(n, dtype=bool)
-    values: list[list[Fraction]] = []
+    distinct: dict[int, Fraction] = {}
+    keys: list[int] = []
     game, pab, forfeit_win = RoundKind.GAME, RoundKind.PAB, RoundKind.FORFEIT_WIN
+    with_opponent = frozenset(k for k in RoundKind if k.has_opponent)
     for p, rs in enumerate(recs.values()):
-        row = []
         for k, r in enumerate(rs[:rounds]):
-            row.append(r.pairing_points)
+            v = r.pairing_points
+            key = id(v)
+            if key not in distinct:
+                distinct[key] = v
+            keys.append(key)
             kind = r.kind
-            if r.opponent is not None and kind.has_opponent:
+            if r.opponent is not None and kind in with_opponent:
                 opponent[p, k] = index[r.opponent]
                 side[p, k] = r.side or 0
                 over_the_board[p, k] = kind is game
@@ -145,13 +153,9 @@ def _read_rounds(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], rounds: int, 
         for r in rs[rounds:]:
             if r.kind is pab or (chess and r.kind is forfeit_win):
                 had_bye[p] = True
-        values.append(row)
-    for v in {v for row in values for v in row}:
-        denominators.add(v.denominator)
-    scale = math.lcm(*denominators)
-    for v in {v for row in values for v in row}:
-        whole[v] = v.numerator * (scale // v.denominator)
-    points = np.array([[whole[v] for v in row] for row in values], dtype=np.int64).reshape(n, rounds)
+    scale = math.lcm(win.denominator, *(v.denominator for v in distinct.values()))
+    whole = {key: v.numerator * (scale // v.denominator) for key, v in distinct.items()}
+    points = np.array([whole[key] for key in keys], dtype=np.int64).reshape(n, rounds)
     return _Rounds(names, index, points, scale, opponent, side, over_the_board, had_bye)
 
 
@@ -186,13 +190,14 @@ def first_round_order(event: Event) -> str:
         "rating" if all(p.rating is not None for p in event.players) else "random")
 
 
-def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores: Mapping[PlayerId, Fraction],
+def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores: Mapping[PlayerId, int],
                    recs: Mapping[PlayerId, tuple[RoundRecord, ...]]) -> tuple[PlayerId, ...]:
     """Pairing score, then the standings tiebreak chain, then rating, then name (RULES.md 2.1, 2.6).
 
     The chain's ``random`` is left out here (*decision*): a drawn lot is the standings' last resort,
     while inside a score group seed 004 orders "by tiebreaks or estimated strength", so players still
-    tied after the real tiebreaks are ordered by rating.
+    tied after the real tiebreaks are ordered by rating. ``scores``: pairing scores in whole numbers of one
+    common unit, as they sort the same as the fractions and far faster.
     """
     if round_ == 1 and first_round_order(event) == "random":
         names = sorted(p.name for p in players)
@@ -229,12 +234,15 @@ def round_state(event: Event, round_: int, *, ranked: bool = True) -> RoundState
     rounds = _read_rounds(recs, round_ - 1, win, chess)
     before = _running_scores(rounds, top, win)
     row = rounds.index
-    scores = {p.name: Fraction(int(before[row[p.name], round_ - 1]), rounds.scale) for p in players}
-    order = _ranking_order(event, round_, players, scores, recs) if ranked else \
-        tuple(sorted((p.name for p in players), key=lambda name: (-scores[name], name)))
-    distinct = sorted(set(scores.values()), reverse=True)
+    now = before[:, round_ - 1].tolist()
+    whole = {p.name: now[row[p.name]] for p in players}  # the pairing score in 1 / rounds.scale
+    distinct = sorted(set(whole.values()), reverse=True)
+    fractions = {w: Fraction(w, rounds.scale) for w in distinct}
+    scores = {name: fractions[w] for name, w in whole.items()}
+    order = _ranking_order(event, round_, players, whole, recs) if ranked else \
+        tuple(sorted((p.name for p in players), key=lambda name: (-whole[name], name)))
     place = {score: g for g, score in enumerate(distinct)}
-    group = {name: place[scores[name]] for name in order}
+    group = {name: place[whole[name]] for name in order}
     members: dict[int, list[PlayerId]] = defaultdict(list)
     for name in order:
         members[group[name]].append(name)
@@ -243,7 +251,9 @@ def round_state(event: Event, round_: int, *, ranked: bool = True) -> RoundState
     theirs = rounds.opponent[player, k]
     first = rounds.side[player, k] == 1
     played = frozenset((names[a], names[b]) for a, b in zip(player[first].tolist(), theirs[first].tolist()))
-    met = frozenset(frozenset((names[a], names[b])) for a, b in zip(player.tolist(), theirs.tolist()))
+    pairs = np.unique(np.minimum(player, theirs) * len(names) + np.maximum(player, theirs))  # each pair once
+    low, high = np.divmod(pairs, max(len(names), 1))
+    met = frozenset(frozenset((names[a], names[b])) for a, b in zip(low.tolist(), high.tolist()))
     if event.settings.sides == "single":  # a pair is spent once it has met both ways (RULES.md 3)
         met = frozenset(pair for pair in met if len(pair) == 2 and tuple(pair) in played
                         and tuple(pair)[::-1] in played)

@@ -476,11 +476,14 @@ def split_by(group: Group, value: Mapping[PlayerId, Fraction], lowest_first: boo
     >>> split_by(("a", "b", "c"), {"a": Fraction(1), "b": Fraction(2), "c": Fraction(1)})
     [('b',), ('a', 'c')]
     """
-    ordered = sorted(group, key=lambda x: value[x], reverse=not lowest_first)
-    out: list[Group] = []
+    values = [value[x] for x in group]
+    den = math.lcm(*{v.denominator for v in values})  # sorted as whole numbers: far faster than fractions
+    whole = {x: v.numerator * (den // v.denominator) for x, v in zip(group, values)}
+    ordered = sorted(group, key=whole.__getitem__, reverse=not lowest_first)
+    out: list[list[PlayerId]] = []
     for x in ordered:
-        if out and value[out[-1][0]] == value[x]:
-            out[-1] = (*out[-1], x)
+        if out and whole[out[-1][0]] == whole[x]:
+            out[-1].append(x)
         else:
-            out.append((x,))
-    return out
+            out.append([x])
+    return [tuple(part) for part in out]
