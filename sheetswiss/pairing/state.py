@@ -27,6 +27,7 @@ from ..results import ResultKind
 from ..scoring import pairing_scale_for, per_round
 from ..standings import standing_ranks
 from ..tiebreaks import event_chain
+from .gcpause import without_cycle_collection
 
 __all__ = ["RoundState", "first_round_order", "round_state"]
 
@@ -211,6 +212,7 @@ def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores:
         players, key=lambda p: (-scores[p.name], standing.get(p.name, 0), -(p.rating or 0), p.name)))
 
 
+@without_cycle_collection
 def round_state(event: Event, round_: int, *, ranked: bool = True) -> RoundState:
     """The state of ``event`` before round ``round_`` is paired (RULES.md 2). ``ranked=False`` leaves out the
     standings tiebreaks that order each score group (the order inside a group is then by name): for a check

@@ -24,6 +24,7 @@ from ..errors import SheetswissError
 from ..fixed_tables import number_tables
 from ..model import Event, PlayerId
 from .costs import Costs
+from .gcpause import without_cycle_collection
 from .levels import LEVELS, RANDOM, REMATCH, due_colour
 from .solver import Proof, solve_round
 from .state import RoundState, first_round_order, round_state
@@ -103,6 +104,7 @@ def _solve(event: Event, state: RoundState, bye_pool: frozenset[PlayerId], remat
     return _Solved(matching, costs.fractions(matching), proof, costs)
 
 
+@without_cycle_collection
 def pair_round(event: Event, *, state: RoundState | None = None,
                progress: Callable[[str], None] | None = None) -> Pairing:
     """Pair the next round of ``event`` (RULES.md section 2): the cheapest perfect matching.
