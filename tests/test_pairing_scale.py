@@ -383,12 +383,15 @@ def _mode_event(mode: str, n: int, seed: int) -> Event:
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("mode,n,rounds,seed", [
     ("colours", 30, 9, 51), ("colours", 61, 7, 52), ("single", 24, 8, 53), ("double", 41, 6, 54),
-    ("clubs", 50, 6, 55), ("accelerated", 44, 4, 56),
+    ("clubs", 50, 6, 55), ("accelerated", 44, 4, 56), ("single", 33, 11, 57), ("single", 12, 16, 58),
+    ("single", 47, 7, 59),
 ])
 def test_every_mode_is_exact(mode: str, n: int, rounds: int, seed: int) -> None:
     """Colours, sides single and double, huge clubs kept apart, acceleration, each with drops and late
     entries, late into the event: the engine's pairing costs networkx's minimum on the complete graph, and a
-    proven pairing is that minimum (the proof never passes a pairing the complete graph improves on)."""
+    proven pairing is that minimum (the proof never passes a pairing the complete graph improves on). Under
+    ``sides: single`` odd fields take byes, side biases reach 3 late in the event, and 12 players over 16 rounds
+    meet both ways, so the rematch fallback comes in."""
     event = _mode_event(mode, n, seed)
     result = random_results(seed)
     for _ in range(rounds):
@@ -400,7 +403,7 @@ def test_every_mode_is_exact(mode: str, n: int, rounds: int, seed: int) -> None:
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("mode,n,rounds,seed", [
     ("colours", 180, 11, 61), ("double", 160, 9, 62), ("clubs", 200, 7, 63), ("accelerated", 150, 3, 64),
-    ("single", 150, 10, 65), ("colours", 240, 13, 66),
+    ("single", 150, 10, 65), ("colours", 240, 13, 66), ("single", 201, 12, 67), ("single", 96, 15, 68),
 ])
 def test_every_mode_is_exact_on_larger_fields(mode: str, n: int, rounds: int, seed: int) -> None:
     """The same as :func:`test_every_mode_is_exact` on a few hundred players, in the last rounds only."""
@@ -410,3 +413,56 @@ def test_every_mode_is_exact_on_larger_fields(mode: str, n: int, rounds: int, se
         if r >= rounds - 2:
             _check_round(event)
         event = _play_round(event, result)
+
+
+def _lopsided_sides(n: int, rounds: int, seed: int) -> Event:
+    """``sides: single`` after ``rounds`` rounds paired at random with the higher-listed player always on side 1,
+    so that side biases spread to +-3 and beyond (a spread the engine itself never lets happen)."""
+    rng = random.Random(seed)
+    players = tuple(Player(name=f"p{i:03d}", rating=rng.randrange(1000, 2500), row=i + 2) for i in range(n))
+    event = Event(settings=Settings(seed=seed, points="magic", sides="single"), players=players)
+    result = random_results(seed)
+    games: list[Game] = []
+    for round_ in range(1, rounds + 1):
+        names = [p.name for p in players]
+        rng.shuffle(names)
+        for k in range(0, n - 1, 2):
+            a, b = sorted(names[k:k + 2])
+            row = len(games) + 2
+            games.append(Game(round=round_, table=k // 2 + 1, a=a, b=b, result=Result.parse(result(a, b)), row=row,
+                              cell=f"Results!E{row}"))
+        if n % 2:
+            row = len(games) + 2
+            games.append(Game(round=round_, table=None, a=names[-1], b=None, result=Result.parse("bye"), row=row,
+                              cell=f"Results!E{row}"))
+    return replace(event, games=tuple(games))
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,rounds,seed", [(40, 7, 71), (31, 6, 72), pytest.param(150, 9, 73, marks=pytest.mark.slow)])
+def test_sides_single_with_wide_biases_is_exact(n: int, rounds: int, seed: int) -> None:
+    """``sides: single`` with side biases up to +-3 and more, odd fields with a bye: the sparse solve's pairing
+    costs networkx's minimum on the complete graph, and a proven pairing is that minimum."""
+    event = _lopsided_sides(n, rounds, seed)
+    state = round_state(event, event.paired_rounds + 1)
+    biases = {seq.count(1) - seq.count(2) for seq in state.sides.values()}
+    assert max(map(abs, biases)) >= 3
+    _check_round(event)
+
+
+@pytest.mark.usefixtures("sparse_only")
+def test_sides_single_after_every_pair_met_both_ways() -> None:
+    """Eight players over 16 rounds of ``sides: single``: each pair meets at most twice, once each way, so from
+    round 15 a pair that met both ways must meet again (the rematch fallback, RULES.md 2.3 and 3); the engine
+    still finds networkx's minimum on the complete graph."""
+    event = _mode_event("single", 8, 74)
+    event = replace(event, players=tuple(replace(p, joined=1, dropped=False, dropped_after=None)
+                                         for p in event.players))
+    result = random_results(74)
+    fallback = 0
+    for _ in range(16):
+        _check_round(event)
+        pairing = pair_round(event)
+        fallback += bool(pairing.rematches)
+        event = _play_round(event, result)
+    assert fallback

@@ -55,8 +55,21 @@ players (due White or Black; side bias below or above 0) in order: between two s
 cheapest matching by a convex cost of distance keeps their order, so the candidate graph also holds each
 player's partners of nearby rank in the other class (:meth:`Solver._colour_ranks`, :meth:`Solver._side_ranks`).
 Under ``sides: single`` the side cost sits at the score level, and pairs of equal bias cost more than a
-float: floats are everywhere, so there are no boundary duals, and fields up to ``_COMPLETE`` nodes are
-solved on the complete graph, about as fast there (the proof names the method).
+float: floats are everywhere, so there are no boundary duals. Every field size goes through the sparse engine:
+
+* **Start.** Between the players of bias +1 and those of bias -1, each row ordered group by group (inside a
+  group the likeliest to float up first: lowest float balance, then place; :meth:`Solver._side_row`), the
+  score, float height, balance and position of a pair are Monge in the two ranks, so the order-preserving
+  matching of the rows is the cheapest at those levels and has closed-form duals (:meth:`Solver._side_start`);
+  the Hungarian method's reductions add the pattern and the draw, and the tight pairs start matched.
+* **Certificate.** Potentials are about twice the score multiplier times a dual per (group, bias) block, and
+  two blocks' duals differ by far more than 64 bits hold. The check goes block by block of (group, bias)
+  (:meth:`Solver._check_side_group`, :meth:`Solver._check_side_across`): each block pair's fixed part holds
+  the least side cost of its two biases (:meth:`Solver._side_floor`; a played assignment is gone or costs the
+  same), and :meth:`Solver._scan` takes the potentials relative to each block's largest (a common offset does
+  not change ``a + b - fixed``), so the numbers stay in the two-integer split and no pair goes one by one.
+  Nothing else changes: the bound is the same weak duality, each pair still covered by an exact check or a
+  proven lower bound.
 """
 
 from __future__ import annotations
@@ -417,6 +430,11 @@ class Solver:
 
         ones, twos = everyone[bias < 0], everyone[bias > 0]
         align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
+        ones = np.array(self._side_row(lambda b: b < 0), dtype=np.int64)  # in the order of :meth:`_side_start`
+        twos = np.array(self._side_row(lambda b: b > 0), dtype=np.int64)
+        align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
+        align(np.array(self._side_row(lambda b: b == -1), dtype=np.int64),
+              np.array(self._side_row(lambda b: b == 1), dtype=np.int64), near)
         for b in np.unique(bias).tolist():
             same = everyone[bias == b]
             align(same, same, near[near > 0])
@@ -425,6 +443,14 @@ class Solver:
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
+
+    def _side_row(self, which: Callable[[int], bool]) -> list[int]:
+        """The players whose side bias is ``which``, group by group, and inside a group the likeliest to float
+        up first: by float balance from the lowest (the cheapest up-float and the dearest down-float, RULES.md
+        2.5), then by place (who floats up); the likeliest to float down come last."""
+        c = self.c
+        return [v for mem in c.members for v in sorted((v for v in mem if which(c.bias[v])),
+                                                        key=lambda v: (-c.down[v], c.place_of[v]))]
 
     def _walks(self, g: int, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The pairs of group ``g`` (``nodes``, in ranking order) that G' takes: from each place p, for each
@@ -585,6 +611,12 @@ class Solver:
         m = Matcher(c.nodes)
         for (i, j), cost in self.edges.items():
             m.add_edge(i, j, 2 * cost)
+        if c.mode == "sides":
+            self._side_start(m)
+            for (i, j), cost in self.edges.items():
+                if 2 * cost < m.p[i] + m.p[j]:
+                    m.repair(i, j)
+            return m
         ideal = self._ideal()
         d = m.p
         placed = [False] * c.nodes
@@ -609,6 +641,94 @@ class Solver:
             if 2 * cost < d[i] + d[j]:
                 m.repair(i, j)
         return m
+
+    def _side_start(self, m: Matcher) -> None:
+        """Start duals and matching under ``sides: single`` (RULES.md 3), where players cross score groups to
+        meet an opposite side bias.
+
+        * **Score and height.** Between the players of positive bias and those of negative bias, each row in
+          ranking order, a pair costs nothing at the side level, and its score and height (T(d) of the group
+          distance, and the float height, a difference of one increasing height per group) are each Monge in
+          the two ranks, so their sum is: ``c(k, l) + c(k + 1, l + 1) <= c(k, l + 1) + c(k + 1, l)``. The
+          cheapest matching of the two rows then keeps their order (the k-th with the k-th), and duals tight
+          on it and feasible for every pair of the two rows follow in closed form: ``u_k + v_k = c(k, k)``
+          with each step ``u_(k+1) - u_k`` inside ``[c(k+1, k+1) - c(k, k+1), c(k+1, k) - c(k, k)]``, an
+          interval that the Monge inequality makes non-empty and whose steps add up to every other pair's
+          constraint (the middle is taken; the whole row is shifted so that its potentials straddle 0,
+          which keeps pairs of equal bias, 64 or more at the side level, far from their bound). Players of
+          one group and bias share one dual.
+        * **Lower levels.** On the candidate pairs between the two rows, each player of negative bias takes
+          the least slack of its pairs and each of positive bias the least that is left (the reductions of
+          the Hungarian method), so that every such pair is feasible and each player has a tight one; the
+          tight pairs are matched greedily in ranking order.
+        * Everyone else (bias 0, a row's surplus, the bye) gets the largest potential its candidate pairs to
+          the others allow and starts free; any pair still infeasible is repaired by the caller.
+
+        Only the start depends on this: the solve and the certificate make the result exact whatever it is.
+        All potentials are even, as :mod:`.blossom` needs."""
+        c = self.c
+        mult = c.multipliers
+        plus, minus = self._side_row(lambda b: b == 1), self._side_row(lambda b: b == -1)
+        count = min(len(plus), len(minus))
+        d = m.p
+        placed = [False] * c.nodes
+
+        def top(i: int, j: int) -> int:
+            g, h = c.group_of[i], c.group_of[j]
+            if g == h:
+                return mult[SCORE] * self._side_floor(c.bias[i], c.bias[j])
+            if g > h:
+                i, j, g, h = j, i, h, g
+            return (mult[SCORE] * (c.score_table[g][h] + self._side_floor(c.bias[i], c.bias[j]))
+                    + mult[HEIGHT] * (c.height[h] - c.height[g]) + mult[BALANCE] * (c.down[i] + c.up[j])
+                    + mult[WHO_FLOATS] * c.place_of[j])
+
+        if count:
+            u = [0] * count
+            for k in range(count - 1):
+                low = top(plus[k + 1], minus[k + 1]) - top(plus[k], minus[k + 1])
+                high = top(plus[k + 1], minus[k]) - top(plus[k], minus[k])
+                u[k + 1] = u[k] + 2 * ((low + high) // 2) if low <= high else u[k] + 2 * low
+            shift = 2 * ((max(u) + min(u)) // 4)
+            for k in range(count):
+                i, j = plus[k], minus[k]
+                d[i] = u[k] - shift
+                d[j] = 2 * top(i, j) - d[i]
+                placed[i] = placed[j] = True
+            sign = [0] * c.nodes
+            for v in plus[:count]:
+                sign[v] = 1
+            for v in minus[:count]:
+                sign[v] = -1
+            low_of = dict.fromkeys(plus[:count] + minus[:count], 0)
+            best: dict[int, int] = {}
+            for (i, j), cost in self.edges.items():
+                if sign[i] and sign[i] == -sign[j]:
+                    v = j if sign[j] < 0 else i
+                    slack = 2 * cost - d[i] - d[j]
+                    if slack < best.get(v, slack + 1):
+                        best[v] = slack
+            low_of.update(best)
+            best = {}
+            for (i, j), cost in self.edges.items():
+                if sign[i] and sign[i] == -sign[j]:
+                    v, w = (i, j) if sign[i] > 0 else (j, i)
+                    slack = 2 * cost - d[i] - d[j] - low_of[w]
+                    if slack < best.get(v, slack + 1):
+                        best[v] = slack
+            low_of.update(best)
+            for v, low in low_of.items():
+                d[v] += low
+            for i in plus[:count]:
+                for j, w in sorted(m.adj[i].items()):
+                    if sign[j] < 0 and m.mate[j] == -1 and w == d[i] + d[j]:
+                        m.mate[i], m.mate[j] = j, i
+                        break
+        for v in range(c.nodes):
+            if not placed[v]:
+                d[v] = min((w - d[x] for x, w in m.adj[v].items() if placed[x]), default=0)
+        for v in range(c.nodes):
+            placed[v] = True
 
     # -- solve ----------------------------------------------------------------------------------------
 
@@ -1000,8 +1120,6 @@ def solve_round(event: Event, state: RoundState, bye_pool: Iterable[str], rematc
     costs = Costs(event, state, bye_pool, rematches)
     if costs.nodes == 0:
         return [], costs, Proof(True, method="empty")
-    if costs.mode == "sides" and costs.nodes <= _COMPLETE:
-        return _complete(costs, "complete graph (sides: single)")
     solver = Solver(costs, progress)
     solved = solver.solve()
     if solved is None:
@@ -1010,15 +1128,3 @@ def solve_round(event: Event, state: RoundState, bye_pool: Iterable[str], rematc
     pairs = sorted((u, v) for u, v in mate.items() if u < v)
     return pairs, costs, proof
 
-
-def _complete(costs: Costs, method: str) -> tuple[list[tuple[int, int]], Costs, Proof] | None:
-    """The exact minimum on the complete graph (every allowed pair), proven by construction."""
-    from .matching import min_cost_perfect_matching_fast
-
-    i, j = np.triu_indices(costs.nodes, 1)
-    keep = costs.allowed_many(i, j)
-    edges = list(zip(i[keep].tolist(), j[keep].tolist()))
-    pairs = min_cost_perfect_matching_fast(list(range(costs.nodes)), compressed(costs, edges))
-    if pairs is None:
-        return None
-    return sorted(pairs), costs, Proof(True, 0, (0,) * len(LEVELS), len(edges), 0, method)
