@@ -86,6 +86,10 @@ class Matcher:
         self._heap: list[tuple[int, int, int, int, int]] = []
         self._count = 0
         self._labelled: list[int] = []
+        self._best: dict[int, int] = {}
+        """The earliest time queued for an edge to each vertex outside the tree, in this stage."""
+        self._held: list[list[int]] = [[v] for v in range(n)] + [[] for _ in range(n)]
+        """The vertices of each blossom (each vertex alone for itself), listed once when it closes."""
 
     # -- set-up and results ---------------------------------------------------------------------------
 
@@ -95,18 +99,8 @@ class Matcher:
         self.adj[v][u] = w
 
     def _leaves(self, b: int) -> list[int]:
-        """The vertices of blossom (or vertex) ``b``."""
-        if b < self.n:
-            return [b]
-        out = []
-        stack = [b]
-        while stack:
-            x = stack.pop()
-            if x < self.n:
-                out.append(x)
-            else:
-                stack.extend(self.childs[x])
-        return out
+        """The vertices of blossom (or vertex) ``b`` (kept from when the blossom closed: not to be changed)."""
+        return self._held[b]
 
     def nested(self) -> bool:
         """Whether some blossom has z > 0 (else Z_uv = 0 for every edge)."""
@@ -175,6 +169,7 @@ class Matcher:
 
     def _free(self, b: int) -> None:
         self.childs[b] = []
+        self._held[b] = []
         self.links[b] = []
         self.base[b] = -1
         self.z[b] = 0
@@ -223,9 +218,18 @@ class Matcher:
         self._count += 1
         heapq.heappush(self._heap, (key, self._count, kind, a, b))
 
+    def _reach(self, key: int, a: int, b: int) -> None:
+        """Queue the edge from outer vertex ``a`` to ``b`` outside the tree, which gets tight at ``key``,
+        unless an edge to ``b`` that gets tight no later is queued already (until ``b`` joins the tree, only
+        the first of its edges to get tight matters, and an outer vertex's edge keeps its time)."""
+        if key < self._best.get(b, key + 1):
+            self._best[b] = key
+            self._push(key, _EDGE, a, b)
+
     def _stage(self, root: int) -> list[int]:
         """One alternating tree from the free vertex ``root``; ``[]`` once it has augmented."""
         self._delta = 0
+        self._best = {}
         self._heap = []
         self._labelled = []
         heap, top, label = self._heap, self.outermost, self._label
@@ -245,7 +249,7 @@ class Matcher:
                     continue
                 s = self.adj[a][b] - self._pot(a) - self._pot(b)
                 if s > 0:
-                    self._push(self._delta + s, _EDGE, a, b)
+                    self._reach(self._delta + s, a, b)
                 elif self.mate[self.base[bb]] == -1:
                     self._augment(a, b)
                     break
@@ -267,7 +271,7 @@ class Matcher:
     def _scan(self, v: int) -> None:
         """Queue the edges of a new outer vertex ``v``."""
         top, parent, label, since, p = self.top, self.parent, self._label, self._since, self.p
-        delta = self._delta
+        delta, best = self._delta, self._best
         bv = self.outermost(v)
         pv = p[v] + delta - since[v]
         for u, w in self.adj[v].items():
@@ -284,7 +288,11 @@ class Matcher:
                 self._push(delta + s // 2, _CLOSE, v, u)
             else:
                 s = w - pv - p[u]
-                self._push(delta + s, _EDGE, v, u)
+                key = delta + s
+                if key < best.get(u, key + 1):
+                    best[u] = key
+                    self._count += 1
+                    heapq.heappush(self._heap, (key, self._count, _EDGE, v, u))
             if s < 0:
                 raise ValueError(f"infeasible duals on edge {v}-{u}")
 
@@ -354,6 +362,7 @@ class Matcher:
         links = [*(e for _, e in reversed(side_a)), (a, b), *((e[1], e[0]) for _, e in side_b)]
         nb = self._spare.pop()
         self.childs[nb], self.links[nb] = childs, links
+        self._held[nb] = [v for c in childs for v in self._held[c]]
         self.size[nb] = sum(self.size[c] for c in childs)
         self.base[nb] = self.base[lca]
         self.z[nb] = 0
@@ -383,9 +392,10 @@ class Matcher:
         top, label, via = self.top, self._label, self._via
         entry = via[b]
         assert entry is not None
-        for v in self._leaves(b):
-            self.p[v] = self._pot(v)
-            self._since[v] = self._delta
+        p, since, delta = self.p, self._since, self._delta
+        for v in self._leaves(b):  # inner: each potential fell since it was last made exact
+            p[v] -= delta - since[v]
+            since[v] = delta
         childs, links = self.childs[b], self.links[b]
         t = entry[1]
         while self.parent[t] != b:
@@ -420,9 +430,11 @@ class Matcher:
             if c in on_path:
                 continue
             for v in self._leaves(c):
+                self._best.pop(v, None)
+                pv = p[v]
                 for u, w in self.adj[v].items():
-                    if label[self.outermost(u)] == _OUTER:
-                        self._push(self._delta + w - self._pot(u) - self.p[v], _EDGE, u, v)
+                    if label[self.outermost(u)] == _OUTER:  # then u's potential rose since it was made exact
+                        self._reach(w - p[u] + since[u] - pv, u, v)
 
     def _augment(self, a: int, b: int) -> None:
         """Flip the path from the root to outer vertex ``a``, then the edge ab to the free blossom of b."""
@@ -478,9 +490,11 @@ class Matcher:
         """Fix the duals of the tree, clear the labels, and dissolve the tree's blossoms whose z is 0."""
         label = self._label
         tree = [b for b in dict.fromkeys(self._labelled) if label[b] and self.parent[b] == -1]
+        p, since, delta = self.p, self._since, self._delta
         for b in tree:
+            change = 1 if label[b] == _OUTER else -1
             for v in self._leaves(b):
-                self.p[v] = self._pot(v)
+                p[v] += change * (delta - since[v])
             if b >= self.n:
                 self.z[b] = self._zval(b)
         for b in self._labelled:
