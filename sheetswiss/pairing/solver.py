@@ -84,8 +84,8 @@ from typing import TYPE_CHECKING, final
 import numpy as np
 
 from .blossom import SPLIT, Matcher, Nesting
-from .costs import Costs, pair_draw
-from .levels import BALANCE, COLOUR_PREF, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
+from .costs import Costs, colour_assignment, pair_draw
+from .levels import BALANCE, COLOUR_HARD, COLOUR_PREF, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
 from .state import RoundState
 
 if TYPE_CHECKING:
@@ -867,7 +867,8 @@ class Solver:
     def _check_group(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
                      exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
         """Pairs inside group g: their cost is at least the pattern plus the seeded draw,
-        exactly that unless a rematch, club, colour or side level adds to it (:meth:`_scan`)."""
+        exactly that unless a rematch, club, colour or side level adds to it (:meth:`_scan`). Under ``colours:
+        alternate`` the pair's colour levels (hard limits and preference) are added to that bound."""
         c = self.c
         mem = c.members[g]
         if len(mem) < 2:
@@ -882,7 +883,28 @@ class Solver:
         places = range(len(mem))
         centre = [p + c.half[g] for p in places] if c.pattern == "slide" else \
             [c.size[g] - 1 - p for p in places] if c.pattern == "fold" else None
-        self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern, centre, twice_pattern)
+        self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern, centre, twice_pattern,
+                   colours=c.mode == "colours")
+
+    def _colour_bound(self, i: np.ndarray, j: np.ndarray, high: np.ndarray, low: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """``(high, low)`` less twice the colour levels of the pairs (i, j) (RULES.md 2.10: hard limits, then
+        preference, each the better of the two colour choices, as :func:`colour_hard` and
+        :func:`colour_preference` price them). In the vectorised scan ``|a|, |b| < _WIDE`` and ``|fixed| <
+        2 * _WIDE``, so a level of ``4 * _WIDE`` or more clears its pairs at once; a value that falls below
+        ``-2**61`` in the high part is negative whatever its low part, and is held there (no overflow)."""
+        c = self.c
+        best = np.minimum(colour_assignment(c, i, j), colour_assignment(c, j, i))
+        low = low.copy()
+        floor = -(1 << 61)
+        for level, has in ((COLOUR_PREF, best % 2 == 1), (COLOUR_HARD, best >= 2)):
+            twice = 2 * c.multipliers[level]
+            if twice >= 4 * _WIDE:
+                high = np.where(has, floor, high)
+                continue
+            high = np.maximum(high - has * (twice >> SPLIT), floor)
+            low -= has * (twice & _LOW)
+        return high, low
 
     def _check_across(self, m: Matcher, d: Sequence[int], nest: Nesting | None,
                       exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
@@ -988,7 +1010,7 @@ class Solver:
               m: Matcher, nest: Nesting | None, exact: Callable[[np.ndarray, np.ndarray], None],
               term: Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
               centre: Sequence[int] | None = None, slope: int = 0,
-              places: tuple[Sequence[int], Sequence[int]] | None = None) -> None:
+              places: tuple[Sequence[int], Sequence[int]] | None = None, colours: bool = False) -> None:
         """Check the pairs (rows[x], cols[y]) (only x < y when rows is cols, one group) of whose cost twice a
         lower bound is ``fixed + term(x, y) + 2 draw``: a pair whose ``a[x] + b[y] - Z`` (its potentials
         less their per-player cost terms, and less the blossoms' Z) exceeds that bound is checked exactly.
@@ -1006,7 +1028,9 @@ class Solver:
 
         Potentials too large for the split are first taken relative to the largest row and column (a common
         offset changes nothing: only ``a[x] + b[y] - fixed`` counts), so that only a part whose potentials
-        spread over more than 2**(60 + SPLIT) goes pair by pair."""
+        spread over more than 2**(60 + SPLIT) goes pair by pair.
+
+        With ``colours``, a pair's bound also holds its colour levels (:meth:`_check_group`)."""
         c = self.c
         same = rows is cols or places is not None
         if any(abs(v) >= _WIDE for v in a) or any(abs(v) >= _WIDE for v in b):
@@ -1054,6 +1078,8 @@ class Solver:
             low = a_low[xs] + b_low[ys] - f_low
             if term is not None:
                 low -= term(px[xs], py[ys])
+            if colours:
+                high, low = self._colour_bound(u[xs], v[ys], high, low)
             fails = _positive(high, low)  # without Z first: Z >= 0 only clears pairs
             xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
             inside = in_u[xs] & in_v[ys]
