@@ -227,23 +227,31 @@ def _match(round_: int, games: list[_Game], added: _Sums) -> RoundRecord:
     played over the board, else a forfeit win or loss by the match's outcome. Its game scores (RULES.md
     4.13) are the sum of the games' typed scores; ``None`` when neither game has one.
     """
-    won = lost = drawn = 0
-    over_the_board = False
-    for kind, cls, *_ in games:
+    won = lost = 0
+    over_the_board = typed = False
+    game = RoundKind.GAME
+    for kind, cls, _, _, _, scored, conceded in games:
         if cls == "W":
             won += 1
         elif cls == "L":
             lost += 1
-        else:
-            drawn += 1
-        over_the_board = over_the_board or kind is RoundKind.GAME
+        if kind is game:
+            over_the_board = True
+        if scored is not None and conceded is not None:
+            typed = True
     outcome = "W" if won > lost else "L" if lost > won else "D"
-    kind = RoundKind.GAME if over_the_board else RoundKind.FORFEIT_WIN if outcome == "W" else RoundKind.FORFEIT_LOSS
-    typed = [(g[5], g[6]) for g in games if g[5] is not None and g[6] is not None]
-    scored = sum((s for s, _ in typed if s is not None), Fraction(0)) if typed else None
-    conceded = sum((c for _, c in typed if c is not None), Fraction(0)) if typed else None
-    return RoundRecord(round_, kind, outcome, added(*(g[2] for g in games)), added(*(g[3] for g in games)),
-                       games[0][4], None, (won, lost, drawn), scored, conceded)
+    kind = game if over_the_board else RoundKind.FORFEIT_WIN if outcome == "W" else RoundKind.FORFEIT_LOSS
+    scored = conceded = None
+    if typed:
+        scored = sum((g[5] for g in games if g[5] is not None and g[6] is not None), Fraction(0))
+        conceded = sum((g[6] for g in games if g[5] is not None and g[6] is not None), Fraction(0))
+    if len(games) == 2:
+        first, second = games
+        points, pairing_points = added(first[2], second[2]), added(first[3], second[3])
+    else:
+        points, pairing_points = added(*(g[2] for g in games)), added(*(g[3] for g in games))
+    return RoundRecord(round_, kind, outcome, points, pairing_points, games[0][4], None,
+                       (won, lost, len(games) - won - lost), scored, conceded)
 
 
 def total(records: tuple[RoundRecord, ...], *, pairing: bool = False) -> Fraction:

@@ -125,9 +125,8 @@ def _rank(ctx: Context, names: tuple[str, ...], *, lazy: bool = False) -> _Ranki
         else:
             assert m is not None and entry.value is not None
             if lazy:
-                fn = entry.value
                 for x in group:
-                    m[x] = values[x][i] = fn(ctx, x, None)
+                    m[x] = values[x][i] = ctx.value(entry.name, x)
             parts = split_by(group, m, entry.lowest_first)
         pending.extend((part, i + 1) for part in reversed(parts))
     return _Ranking(done, values, evaluated_in)

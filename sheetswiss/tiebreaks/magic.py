@@ -8,6 +8,7 @@ percentage) the mean of the opponents' OMW%. A PAB (pairing-allocated bye) count
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from fractions import Fraction
 
@@ -30,8 +31,14 @@ def _magic_rounds(ctx: Context, x: PlayerId) -> Iterable[tuple[RoundRecord, str]
             if r.opponent is not None or (byes and r.kind is RoundKind.PAB))
 
 
+@functools.lru_cache(maxsize=16)
+def _floor(text: str) -> Fraction:
+    """``mtr_floor`` as a number, read once per spelling (every player's percentages need it)."""
+    return parse_number(text)
+
+
 def _floored(ctx: Context, earned: int, possible: int, notes: Notes, what: str) -> Fraction:
-    floor = parse_number(ctx.settings.mtr_floor)
+    floor = _floor(ctx.settings.mtr_floor)
     if not possible:
         if notes is not None:
             notes.append(f"  no {what} yet: 0")

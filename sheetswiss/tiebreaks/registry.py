@@ -406,6 +406,16 @@ class Context:
             self._memo[name] = {x: fn(self, x, None) for x in self.players}
         return self._memo[name]
 
+    def value(self, name: str, x: PlayerId) -> Fraction:
+        """Player ``x``'s value of the per-player tiebreak ``name``: from :meth:`values` when every player's
+        is known already, else computed for ``x`` alone."""
+        known = self._memo.get(name)
+        if known is not None:
+            return known[x]
+        fn = TIEBREAKS[name].value
+        assert fn is not None, f"{name} is computed on a tied group"
+        return fn(self, x, None)
+
     def whole_values(self, name: str) -> tuple[dict[PlayerId, int], int]:
         """:meth:`values` over one common denominator, for fast exact means: (numerators, denominator)."""
         if name not in self._whole_memo:
