@@ -97,6 +97,10 @@ _WINDOW = 3
 """Within a group, G' holds pairs whose pattern cost is at most this (and the nearest clean ones beyond)."""
 _TOP = 3
 """Across adjacent groups, G' holds each upper player with this many of the lower group's best."""
+_LEADERS = 2
+"""Across adjacent groups without colours or sides, G' holds each upper player with this many of each float
+balance class of the lower group (the first ones): fewer edges than ``_TOP`` (a sides: double round has
+many balance classes), more than one, which left a late round's first solve short of floats."""
 _SMALL = 12
 """Groups this small get every pair with groups up to two away."""
 _ROUNDS = 20
@@ -336,7 +340,12 @@ class Solver:
         """G': within a group, each player's partners within ``_WINDOW`` of its ideal position(s), and
         beyond that the nearest ones until ``2 * _WINDOW + 1`` are clean (rematches and club pairs cost
         more than any pattern); across adjacent groups the best floats; small groups whole; bye
-        candidates from the bottom."""
+        candidates from the bottom.
+
+        The best floats: each upper player with the lower group's top ``_TOP`` and the first ``_LEADERS`` of
+        each float balance class below (a float's cost rises with place inside a class, :func:`_class_leaders`);
+        with two edges a pair (colours, sides) the first ``_TOP`` of each class, as a side or colour may rule
+        out the first ones. The certificate adds whatever pair this leaves out that the pairing needs."""
         c = self.c
         proposed: list[tuple[np.ndarray, np.ndarray]] = []
         for g, mem in enumerate(c.members):
@@ -355,7 +364,7 @@ class Solver:
             proposed.append(self._side_ranks())
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
-            best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP)
+            best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP if c.mode else _LEADERS)
             proposed.append(_product(upper, best))
             if len(lower) <= _SMALL:
                 proposed.append(_product(upper[-_TOP:], lower))
