@@ -384,7 +384,7 @@ def _mode_event(mode: str, n: int, seed: int) -> Event:
 @pytest.mark.parametrize("mode,n,rounds,seed", [
     ("colours", 30, 9, 51), ("colours", 61, 7, 52), ("single", 24, 8, 53), ("double", 41, 6, 54),
     ("clubs", 50, 6, 55), ("accelerated", 44, 4, 56), ("single", 33, 11, 57), ("single", 12, 16, 58),
-    ("single", 47, 7, 59),
+    ("single", 47, 7, 59), ("double", 90, 8, 60),
 ])
 def test_every_mode_is_exact(mode: str, n: int, rounds: int, seed: int) -> None:
     """Colours, sides single and double, huge clubs kept apart, acceleration, each with drops and late

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from sheetswiss.errors import UnknownName
 from sheetswiss.model import Event, Player
-from sheetswiss.standings import Standings, compute_standings, explain
+from sheetswiss.standings import Standings, compute_standings, explain, standing_ranks
 from sheetswiss.tiebreaks import TIEBREAKS
 
 from .helpers import make_event
@@ -171,6 +171,17 @@ def test_reordering_the_chain_changes_only_the_order(event: Event, data: st.Data
     assert by_player == {r.player: dict(zip(shuffled, r.values)) for r in two.rows}
     assert {r.player: (r.points, r.wins, r.draws, r.losses, r.games) for r in one.rows} == {
         r.player: (r.points, r.wins, r.draws, r.losses, r.games) for r in two.rows}
+
+
+@given(events(), st.data())
+@settings(max_examples=80, deadline=None)
+def test_ranks_without_the_rows_are_the_standings_ranks(event: Event, data: st.DataObject) -> None:
+    """standing_ranks computes a tiebreak only for players still tied when the chain reaches it: the ranks are
+    those of the whole standings, for any chain (group tiebreaks and the lot included)."""
+    names = data.draw(st.lists(st.sampled_from([*PER_PLAYER, "direct_encounter", "random"]), min_size=0,
+                               max_size=5, unique=True))
+    ranked = replace(event, settings=replace(event.settings, tiebreaks=tuple(names) or None))
+    assert standing_ranks(ranked) == {r.player: r.rank for r in compute_standings(ranked).rows}
 
 
 @given(events(), st.randoms(use_true_random=False))
