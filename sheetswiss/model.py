@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import NamedTuple, TypeAlias, final
 
 from .errors import SheetswissError, first_few
-from .results import Result
+from .results import Result, ResultKind
 from .settings import Settings
 
 __all__ = ["AvoidPair", "CellRef", "Event", "Game", "HeatGame", "HeatSeat", "Player", "PlayerId", "PlayoffSheet",
@@ -84,8 +84,6 @@ class Game:
     @property
     def is_pairing(self) -> bool:
         """A row the pairing wrote: a game between two players, or a pairing-allocated bye."""
-        from .results import ResultKind
-
         return self.b is not None or (self.result is not None and self.result.kind is ResultKind.PAB)
 
 

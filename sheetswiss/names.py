@@ -117,10 +117,14 @@ class Names:
         self._by_key: dict[str, str] = {}
         for spelling in spellings:
             self._by_key.setdefault(name_key(spelling), spelling)
+        self._found: dict[str, str | None] = {}
+        """What :meth:`find` answered for each text: a Results tab names each player once a round."""
 
     def find(self, typed: str) -> str | None:
         """The spelling ``typed`` stands for, or ``None``."""
-        return self._by_key.get(name_key(typed))
+        if typed not in self._found:
+            self._found[typed] = self._by_key.get(name_key(typed))
+        return self._found[typed]
 
     def suggest(self, typed: str, limit: int = 3) -> list[str]:
         """Spellings close to ``typed`` (a letter or two off, a word missing or added), nearest first."""
