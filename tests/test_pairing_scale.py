@@ -404,6 +404,7 @@ def test_every_mode_is_exact(mode: str, n: int, rounds: int, seed: int) -> None:
 @pytest.mark.parametrize("mode,n,rounds,seed", [
     ("colours", 180, 11, 61), ("double", 160, 9, 62), ("clubs", 200, 7, 63), ("accelerated", 150, 3, 64),
     ("single", 150, 10, 65), ("colours", 240, 13, 66), ("single", 201, 12, 67), ("single", 96, 15, 68),
+    ("single", 300, 4, 69),
 ])
 def test_every_mode_is_exact_on_larger_fields(mode: str, n: int, rounds: int, seed: int) -> None:
     """The same as :func:`test_every_mode_is_exact` on a few hundred players, in the last rounds only."""

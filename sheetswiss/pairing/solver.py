@@ -423,7 +423,9 @@ class Solver:
         side 1 (negative bias) and those due side 2 (positive), each in ranking order, the cheapest matching by
         score distance (a convex cost of the distance) keeps their order. Each player due side 1 gets the
         players due side 2 of ranks k - ``_WINDOW`` to k + ``_WINDOW`` (counted from either end), and every
-        player its nearest ones of its own bias and of bias 0."""
+        player its nearest ones of its own bias and of bias 0. The rows of :meth:`_side_start` join too: the
+        players of bias -1 and +1 in its order, and in each group the players of bias 0 with the slide's partners
+        among them."""
         c = self.c
         bias = np.array(c.bias, dtype=np.int64)
         everyone = np.arange(c.n, dtype=np.int64)
@@ -446,6 +448,9 @@ class Solver:
         align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
         align(np.array(self._side_row(lambda b: b == -1), dtype=np.int64),
               np.array(self._side_row(lambda b: b == 1), dtype=np.int64), near)
+        for mem in c.members:  # the slide among a group's players of bias 0 (:meth:`_side_start`)
+            zeros = np.array([v for v in mem if c.bias[v] == 0], dtype=np.int64)
+            align(zeros, zeros[(len(zeros) + 1) // 2:], near)
         for b in np.unique(bias).tolist():
             same = everyone[bias == b]
             align(same, same, near[near > 0])
@@ -672,8 +677,13 @@ class Solver:
           the least slack of its pairs and each of positive bias the least that is left (the reductions of
           the Hungarian method), so that every such pair is feasible and each player has a tight one; the
           tight pairs are matched greedily in ranking order.
-        * Everyone else (bias 0, a row's surplus, the bye) gets the largest potential its candidate pairs to
-          the others allow and starts free; any pair still infeasible is repaired by the caller.
+        * **Bias 0.** Two players of bias 0 pay the same side cost whoever they are (8 by default), as in a
+          round after an even number of games most do: inside each group they are paired by the slide among
+          themselves, each paying half the side cost at the score level, under the staircase of
+          :meth:`_matcher` (the upper one lower by (g + 1) * 2**17, the lower one taking the rest of the pair).
+        * Everyone else (biases of 2 and more, a row's surplus, the bye) gets the largest potential its
+          candidate pairs to the others allow and starts free; any pair still infeasible is repaired by the
+          caller.
 
         Only the start depends on this: the solve and the certificate make the result exact whatever it is.
         All potentials are even, as :mod:`.blossom` needs."""
@@ -735,11 +745,20 @@ class Solver:
                     if sign[j] < 0 and m.mate[j] == -1 and w == d[i] + d[j]:
                         m.mate[i], m.mate[j] = j, i
                         break
+        share = 2 * (mult[SCORE] * self._side_floor(0, 0) // 2)
+        for g, mem in enumerate(c.members):  # bias 0: the slide among the group's players of bias 0
+            zeros = [v for v in mem if c.bias[v] == 0]
+            half = (len(zeros) + 1) // 2
+            step = (g + 1) << 17
+            for i, j in zip(zeros, zeros[half:]):
+                if (i, j) in self.edges:
+                    d[i] = share - step
+                    d[j] = 2 * self.edges[i, j] - d[i]
+                    m.mate[i], m.mate[j] = j, i
+                    placed[i] = placed[j] = True
         for v in range(c.nodes):
             if not placed[v]:
                 d[v] = min((w - d[x] for x, w in m.adj[v].items() if placed[x]), default=0)
-        for v in range(c.nodes):
-            placed[v] = True
 
     # -- solve ----------------------------------------------------------------------------------------
 
