@@ -467,3 +467,81 @@ def test_sides_single_after_every_pair_met_both_ways() -> None:
         fallback += bool(pairing.rematches)
         event = _play_round(event, result)
     assert fallback
+
+
+def _careless_colours(n: int, rounds: int, seed: int, pattern: str) -> Event:
+    """A ``colours: alternate`` field of ``n`` players (no drops) after ``rounds`` rounds in which each table's
+    colours were given by a coin, not by the rules: many players are due the same colour, and many have
+    reached a hard limit (two games running in one colour, or a colour difference of 2)."""
+    rng = random.Random(seed)
+    players = tuple(Player(name=f"c{i:03d}", rating=rng.randrange(1000, 2500), row=i + 2) for i in range(n))
+    event = Event(settings=Settings(seed=seed, points="chess", colours="alternate", within_group=pattern),
+                  players=players)
+    result = random_results(seed)
+    for _ in range(rounds):
+        pairing = pair_round(event)
+        row = max((g.row for g in event.games), default=1)
+        games = []
+        for t in pairing.tables:
+            row += 1
+            a, b = (t.a, t.b) if t.b is None or rng.random() < 0.5 else (t.b, t.a)
+            text = "bye" if b is None else result(a, b)
+            games.append(Game(round=pairing.round, table=t.number, a=a, b=b, result=Result.parse(text), row=row,
+                              cell=f"Results!E{row}"))
+        event = replace(event, games=event.games + tuple(games))
+    return event
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,rounds,seed,pattern", [
+    (41, 7, 81, "fold"), (52, 8, 82, "slide"), (33, 9, 83, "slide"), (96, 2, 88, "slide"), (90, 3, 89, "fold"),
+    pytest.param(151, 9, 84, "fold", marks=pytest.mark.slow),
+    pytest.param(260, 11, 85, "slide", marks=pytest.mark.slow),
+])
+def test_colours_with_hard_limits_are_exact(n: int, rounds: int, seed: int, pattern: str) -> None:
+    """``colours: alternate`` after rounds whose colours a coin gave: odd and even fields, ``fold`` and ``slide``,
+    hard limits reached by many players (RULES.md 2.10). The sparse solve's pairing costs networkx's minimum on
+    the complete graph, and a proven pairing is that minimum: the check's colour bounds (a pair due the same
+    colour, a pair that breaks a limit) never clear a pair that the complete graph would use."""
+    event = _careless_colours(n, rounds, seed, pattern)
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    assert not all(costs._white_ok) and not all(costs._black_ok)  # the case occurred
+    for _ in range(2):
+        _check_round(event)
+        event = add_round(event, pair_round(event), random_results(seed))
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,seed", [(12, 86), (15, 87)])
+def test_colours_in_rematch_dense_rounds_are_exact(n: int, seed: int) -> None:
+    """A small ``colours: alternate`` field played past n - 1 rounds: rematches become necessary (RULES.md 2.3)
+    while colours still count; the sparse solve finds networkx's minimum every round, or says that no pairing
+    exists when networkx finds none."""
+    event = _careless_colours(n, 0, seed, "slide")
+    result = random_results(seed)
+    for _ in range(n + 1):
+        _check_round(event)
+        event = add_round(event, pair_round(event), result)
+
+
+@pytest.mark.parametrize("n,rounds,seed,pattern", [(90, 3, 89, "fold"), (150, 2, 91, "slide"), (120, 6, 94, "slide"),
+                                                   (200, 4, 93, "slide")])
+def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, seed: int, pattern: str) -> None:
+    """The certificate's check (:meth:`Solver._check`), after a first solve on the candidate graph under
+    ``colours: alternate``, lists exactly the pairs of the complete graph whose dual constraint fails, found
+    here pair by pair: its bounds (pattern, colour levels, blossoms) clear only pairs that hold."""
+    event = _careless_colours(n, rounds, seed, pattern)
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    m = solver_._matcher()
+    assert not m.run()
+    listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
+    nest = Nesting(m)
+    i, j = np.triu_indices(costs.nodes, 1)
+    keep = costs.allowed_many(i, j)
+    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
+               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    assert failing  # the case occurred: the first candidate graph misses pairs
+    assert listed == failing

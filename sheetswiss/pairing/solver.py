@@ -911,8 +911,24 @@ class Solver:
         places = range(len(mem))
         centre = [p + c.half[g] for p in places] if c.pattern == "slide" else \
             [c.size[g] - 1 - p for p in places] if c.pattern == "fold" else None
-        self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern, centre, twice_pattern,
-                   colours=c.mode == "colours")
+        if c.mode != "colours":
+            self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern, centre, twice_pattern)
+            return
+        # by due colour: the colour levels of two players due the same colour are at least the preference
+        # level, and a class lifted by :meth:`_colour_lifts` is then cleared block by block
+        parts = [[p for p in places if c.due[mem[p]] == k] for k in (0, 1, 2)]
+        pref = 2 * c.multipliers[COLOUR_PREF]
+        for k, part in enumerate(parts):
+            if not part:
+                continue
+            rows, a = [mem[p] for p in part], [pot[p] for p in part]
+            near = None if centre is None else [centre[p] for p in part]
+            self._scan(rows, a, rows, a, pref if k else 0, m, nest, exact, pattern, near, twice_pattern,
+                       places=(part, part), colours=not k)
+            for other in parts[:k] + parts[k + 1:]:
+                if other:
+                    self._scan(rows, a, [mem[p] for p in other], [pot[p] for p in other], 0, m, nest, exact,
+                               pattern, near, twice_pattern, places=(part, other), colours=True)
 
     def _colour_bound(self, i: np.ndarray, j: np.ndarray, high: np.ndarray, low: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:
