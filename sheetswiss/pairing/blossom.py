@@ -580,6 +580,14 @@ class Nesting:
         out: np.ndarray = self.order[np.where(self.depth[a] <= self.depth[b], a, b)]
         return out
 
+    def common(self, vertices: Sequence[int]) -> int:
+        """The z summed over the blossoms holding every one of ``vertices``: Z_uv is at least this for any
+        two of them (their lowest common blossom lies inside all of these)."""
+        if not vertices:
+            return 0
+        firsts = [self.first[v] for v in vertices]
+        return self.held[self._lowest(min(firsts), max(firsts))]
+
     def exact(self, u: np.ndarray, v: np.ndarray) -> list[int]:
         """Z for the pairs ``(u[i], v[i])``, exactly (Python integers)."""
         held = self.held

@@ -1072,7 +1072,11 @@ class Solver:
 
         Potentials too large for the split are first taken relative to the largest row and column (a common
         offset changes nothing: only ``a[x] + b[y] - fixed`` counts), so that only a part whose potentials
-        spread over more than 2**(60 + SPLIT) goes pair by pair.
+        spread over more than 2**(60 + SPLIT) goes pair by pair. Inside a blossom whose z is large (under
+        ``sides: single`` it can hold whole score groups), potentials exceed the fixed part by about that z, so
+        the z of the blossoms holding every row and column (:meth:`Nesting.common`, a lower bound of each
+        pair's Z) joins the fixed part, and only each pair's Z beyond it is taken off: the numbers stay in the
+        split instead of going pair by pair.
 
         With ``colours``, a pair's bound also holds its colour levels (:meth:`_check_group`)."""
         c = self.c
@@ -1083,6 +1087,8 @@ class Solver:
             b = shifted_a if b is a else [v - top_b for v in b]
             a = shifted_a
             fixed -= top_a + top_b
+        common = nest.common([*rows, *cols]) if nest is not None else 0
+        fixed += common  # every pair here has Z >= common: only Z - common is left to take off below
         place_x = range(len(rows)) if places is None else places[0]
         place_y = range(len(cols)) if places is None else places[1]
         wide_rows = [x for x in range(len(rows)) if abs(a[x]) >= _WIDE]
@@ -1129,8 +1135,8 @@ class Solver:
             inside = in_u[xs] & in_v[ys]
             if nest is not None and inside.any():
                 z_high, z_low = nest.split(u[xs[inside]], v[ys[inside]])
-                high[inside] -= z_high
-                low[inside] -= z_low
+                high[inside] -= z_high - (common >> SPLIT)
+                low[inside] -= z_low - (common & _LOW)
                 fails = _positive(high, low)
                 xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
             fails = _positive(high, low - 2 * pair_draw(c.key_array[u[xs]], c.key_array[v[ys]]))
