@@ -155,6 +155,9 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
             rows[player][r - 1] = RoundRecord(r, kind, cls, points, pairing_points, opponent, side, games, scored,
                                               conceded)
 
+    game, forfeit = RoundKind.GAME, ResultKind.FORFEIT
+    # a game's points by class when a round is one game: what record() gives a row without a game score
+    plain = {c: (plain_ranking[game, c], plain_pairing[game, c]) for c in "WDL"} if per == 1 else {}
     for g in event.games:
         if g.round > n or g.result is None:
             continue
@@ -163,6 +166,12 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
             record(g.a, g.round, *_BYE_KINDS[res.kind])
             continue
         ca, cb = _CLASSES[res.outcome]
+        if plain and res.games is None and g.scores is None and res.kind is not forfeit:  # most rows: a plain game
+            r = g.round
+            (pa, qa), (pb, qb) = plain[ca], plain[cb]
+            rows[g.a][r - 1] = RoundRecord(r, game, ca, pa, qa, g.b, 1)
+            rows[g.b][r - 1] = RoundRecord(r, game, cb, pb, qb, g.a, 2)
+            continue
         sa, sb = (g.scores, (g.scores[1], g.scores[0])) if g.scores is not None else (None, None)
         if res.kind is ResultKind.FORFEIT:
             record(g.a, g.round, RoundKind.FORFEIT_WIN if ca == "W" else RoundKind.FORFEIT_LOSS, ca, g.b, 1, None, sa)

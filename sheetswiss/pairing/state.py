@@ -127,16 +127,16 @@ def _read_rounds(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], rounds: int, 
     names = list(recs)
     index = {name: p for p, name in enumerate(names)}
     n = len(names)
-    opponent = np.full((n, rounds), -1, dtype=np.int64)
-    side = np.zeros((n, rounds), dtype=np.int64)
-    over_the_board = np.zeros((n, rounds), dtype=bool)
-    had_bye = np.zeros(n, dtype=bool)
+    opponent: list[int] = []
+    side: list[int] = []
+    over_the_board: list[bool] = []
+    had_bye = [False] * n
     distinct: dict[int, Fraction] = {}
     keys: list[int] = []
     game, pab, forfeit_win = RoundKind.GAME, RoundKind.PAB, RoundKind.FORFEIT_WIN
     with_opponent = frozenset(k for k in RoundKind if k.has_opponent)
     for p, rs in enumerate(recs.values()):
-        for k, r in enumerate(rs[:rounds]):
+        for r in rs[:rounds]:
             v = r.pairing_points
             key = id(v)
             if key not in distinct:
@@ -144,11 +144,15 @@ def _read_rounds(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], rounds: int, 
             keys.append(key)
             kind = r.kind
             if r.opponent is not None and kind in with_opponent:
-                opponent[p, k] = index[r.opponent]
-                side[p, k] = r.side or 0
-                over_the_board[p, k] = kind is game
-            elif kind is pab:
-                had_bye[p] = True
+                opponent.append(index[r.opponent])
+                side.append(r.side or 0)
+                over_the_board.append(kind is game)
+            else:
+                opponent.append(-1)
+                side.append(0)
+                over_the_board.append(False)
+                if kind is pab:
+                    had_bye[p] = True
             if chess and kind is forfeit_win:
                 had_bye[p] = True
         for r in rs[rounds:]:
@@ -157,7 +161,9 @@ def _read_rounds(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], rounds: int, 
     scale = math.lcm(win.denominator, *(v.denominator for v in distinct.values()))
     whole = {key: v.numerator * (scale // v.denominator) for key, v in distinct.items()}
     points = np.array([whole[key] for key in keys], dtype=np.int64).reshape(n, rounds)
-    return _Rounds(names, index, points, scale, opponent, side, over_the_board, had_bye)
+    return _Rounds(names, index, points, scale, np.array(opponent, dtype=np.int64).reshape(n, rounds),
+                   np.array(side, dtype=np.int64).reshape(n, rounds),
+                   np.array(over_the_board, dtype=bool).reshape(n, rounds), np.array(had_bye, dtype=bool))
 
 
 def _running_scores(rounds: _Rounds, top: frozenset[PlayerId], win: Fraction) -> np.ndarray:

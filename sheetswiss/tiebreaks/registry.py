@@ -302,8 +302,23 @@ class Context:
 
     @cached_property
     def round_points(self) -> dict[PlayerId, tuple[int, ...]]:
-        """Each player's points per round, in ``1/unit``."""
-        return {x: tuple(self.whole(r.points) for r in rs) for x, rs in self.records.items()}
+        """Each player's points per round, in ``1/unit``.
+
+        Each distinct points object is converted once: the records share a few (a scale's win, draw and
+        loss), told apart by identity, which the cache keeps (holding each object) while it lives."""
+        unit = self.unit
+        known: dict[int, tuple[Fraction, int]] = {}
+        out = {}
+        for x, rs in self.records.items():
+            row = []
+            for r in rs:
+                points = r.points
+                hit = known.get(id(points))
+                if hit is None:
+                    hit = known[id(points)] = (points, points.numerator * (unit // points.denominator))
+                row.append(hit[1])
+            out[x] = tuple(row)
+        return out
 
     @cached_property
     def score(self) -> dict[PlayerId, int]:
