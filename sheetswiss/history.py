@@ -156,8 +156,8 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
                                               conceded)
 
     game, forfeit = RoundKind.GAME, ResultKind.FORFEIT
-    # a game's points by class when a round is one game: what record() gives a row without a game score
-    plain = {c: (plain_ranking[game, c], plain_pairing[game, c]) for c in "WDL"} if per == 1 else {}
+    # a game's points by class: what record() gives a row without a game score or typed points
+    plain = {c: (plain_ranking[game, c], plain_pairing[game, c]) for c in "WDL"}
     for g in event.games:
         if g.round > n or g.result is None:
             continue
@@ -166,11 +166,15 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
             record(g.a, g.round, *_BYE_KINDS[res.kind])
             continue
         ca, cb = _CLASSES[res.outcome]
-        if plain and res.games is None and g.scores is None and res.kind is not forfeit:  # most rows: a plain game
+        if res.games is None and g.scores is None and res.kind is not forfeit:  # most rows: a plain game
             r = g.round
             (pa, qa), (pb, qb) = plain[ca], plain[cb]
-            rows[g.a][r - 1] = RoundRecord(r, game, ca, pa, qa, g.b, 1)
-            rows[g.b][r - 1] = RoundRecord(r, game, cb, pb, qb, g.a, 2)
+            if per == 1:
+                rows[g.a][r - 1] = RoundRecord(r, game, ca, pa, qa, g.b, 1)
+                rows[g.b][r - 1] = RoundRecord(r, game, cb, pb, qb, g.a, 2)
+            else:
+                matches.setdefault((g.a, r), []).append((game, ca, pa, qa, g.b, None, None))
+                matches.setdefault((g.b, r), []).append((game, cb, pb, qb, g.a, None, None))
             continue
         sa, sb = (g.scores, (g.scores[1], g.scores[0])) if g.scores is not None else (None, None)
         if res.kind is ResultKind.FORFEIT:
@@ -228,6 +232,13 @@ class _Sums:
             known = self._known[key] = (sum(terms, Fraction(0)), terms)
         return known[0]
 
+    def two(self, a: Fraction, b: Fraction) -> Fraction:
+        """``self(a, b)``, the usual case, without building its arguments."""
+        known = self._known.get((id(a), id(b)))
+        if known is None:
+            return self(a, b)
+        return known[0]
+
 
 def _match(round_: int, games: list[_Game], added: _Sums) -> RoundRecord:
     """A double-sided match (RULES.md 3) as one round: each game scored on its own and the points added;
@@ -256,7 +267,7 @@ def _match(round_: int, games: list[_Game], added: _Sums) -> RoundRecord:
         conceded = sum((g[6] for g in games if g[5] is not None and g[6] is not None), Fraction(0))
     if len(games) == 2:
         first, second = games
-        points, pairing_points = added(first[2], second[2]), added(first[3], second[3])
+        points, pairing_points = added.two(first[2], second[2]), added.two(first[3], second[3])
     else:
         points, pairing_points = added(*(g[2] for g in games)), added(*(g[3] for g in games))
     return RoundRecord(round_, kind, outcome, points, pairing_points, games[0][4], None,
