@@ -269,6 +269,9 @@ class Solver:
         """Boundaries k whose prefix S_k holds an odd number of nodes."""
         self.widenings = 0
         self._clean_cache: dict[int, set[tuple[int, int]]] = {}
+        self._side_ideal: bool | None = None
+        """Under ``sides: single``, whether the ideal pairs' start proved more than the side start
+        (:meth:`_matcher`)."""
         self._boundaries()
         self._candidates()
 
@@ -618,20 +621,33 @@ class Solver:
                     lifts.update({v: level if c.due[v] == colour else -level for v in mem})
         return lifts
 
-    def _matcher(self) -> Matcher:
+    def _matcher(self, ideal_start: bool = False) -> Matcher:
         """G' with start duals: the ideal pairs matched under a staircase of potentials (the upper member
         of a pair in group g gets -(g+1) * 2**17, the lower one twice the pair's cost plus as much, so that
         floats and pattern changes between ideal pairs are never cheaper than the pairs themselves); every
-        other node the largest potential its edges to those allow; any edge still infeasible repaired."""
+        other node the largest potential its edges to those allow; any edge still infeasible repaired.
+
+        Under ``sides: single`` the start of :meth:`_side_start` where it proves more: both starts are
+        feasible on G', so each one's dual objective is a lower bound of G''s cheapest pairing, and the one
+        whose bound is higher is the nearer to it. Where sides were balanced round by round (biases of 1 or
+        0) the side start wins by far; where they were not, players of different biases meet inside their
+        group for nothing and the ideal pairs win. Chosen once per solve."""
         c = self.c
         m = Matcher(c.nodes)
         for (i, j), cost in self.edges.items():
             m.add_edge(i, j, 2 * cost)
-        if c.mode == "sides":
+        if c.mode == "sides" and not ideal_start:
+            if self._side_ideal:
+                return self._matcher(ideal_start=True)
             self._side_start(m)
             for (i, j), cost in self.edges.items():
                 if 2 * cost < m.p[i] + m.p[j]:
                     m.repair(i, j)
+            if self._side_ideal is None:
+                other = self._matcher(ideal_start=True)
+                self._side_ideal = other.dual() > m.dual()
+                if self._side_ideal:
+                    return other
             return m
         ideal = self._ideal()
         d = m.p
@@ -1087,7 +1103,7 @@ class Solver:
             b = shifted_a if b is a else [v - top_b for v in b]
             a = shifted_a
             fixed -= top_a + top_b
-        common = nest.common([*rows, *cols]) if nest is not None else 0
+        common = min(nest.common([*rows, *cols]), 1 << 61 + SPLIT) if nest is not None else 0  # a lower bound
         fixed += common  # every pair here has Z >= common: only Z - common is left to take off below
         place_x = range(len(rows)) if places is None else places[0]
         place_y = range(len(cols)) if places is None else places[1]
