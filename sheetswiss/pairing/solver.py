@@ -870,8 +870,21 @@ class Solver:
         bad: list[tuple[int, int, int]] = []
         nest = Nesting(m) if m.nested() else None
 
-        def exact(i: np.ndarray, j: np.ndarray) -> None:
-            i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+        waiting: list[tuple[np.ndarray, np.ndarray]] = []
+        held = [0]
+
+        def exact(i: np.ndarray, j: np.ndarray) -> None:  # gathered, so that many small blocks cost one call
+            waiting.append((np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)))
+            held[0] += len(waiting[-1][0])
+            if held[0] >= 1 << 16:
+                flush()
+
+        def flush() -> None:
+            if not waiting:
+                return
+            i, j = np.concatenate([x for x, _ in waiting]), np.concatenate([y for _, y in waiting])
+            waiting.clear()
+            held[0] = 0
             keep = c.allowed_many(i, j)
             i, j = i[keep], j[keep]
             slack = [2 * s - d[u] - d[v] for s, u, v in zip(c.reduced_many(i, j), i.tolist(), j.tolist())]
@@ -905,6 +918,7 @@ class Solver:
                     if d[i] + d[c.bye] > 2 * low:
                         takers.append(i)
                 exact(np.array(takers, dtype=np.int64), np.full(len(takers), c.bye, dtype=np.int64))
+            flush()
         bad.sort()
         return bad
 
@@ -1119,14 +1133,22 @@ class Solver:
         keep_y = [y for y in range(len(cols)) if abs(b[y]) < _WIDE]
         if not keep_x or not keep_y or fixed >= 2 * _WIDE:  # then a[x] + b[y] < fixed: all fine
             return
-        if fixed <= -2 * _WIDE:  # beyond 64-bit halves: every pair exactly
-            pairs = [(rows[x], cols[y]) for x in keep_x for y in keep_y if not same or place_y[y] > place_x[x]]
-            _exact_pairs(exact, [i for i, _ in pairs], [j for _, j in pairs])
-            return
         ix, iy = np.array(keep_x, dtype=np.int64), np.array(keep_y, dtype=np.int64)
         px = np.array(place_x, dtype=np.int64)[ix] if len(rows) else ix
         py = np.array(place_y, dtype=np.int64)[iy] if len(cols) else iy
         u, v = np.array(rows, dtype=np.int64)[ix], np.array(cols, dtype=np.int64)[iy]
+        if fixed <= -2 * _WIDE:  # beyond 64-bit halves: every pair in Python integers (numpy object arrays)
+            xs, ys = np.nonzero(py[None, :] > px[:, None] if same else np.ones((len(ix), len(iy)), dtype=bool))
+            over = (np.array([a[x] for x in keep_x], dtype=object)[xs]
+                    + np.array([b[y] for y in keep_y], dtype=object)[ys] - (fixed - common))
+            if nest is not None:
+                over -= np.array(nest.exact(u[xs], v[ys]) if len(xs) else [], dtype=object)
+            if term is not None:
+                over -= term(px[xs], py[ys]).astype(object)
+            over -= (2 * pair_draw(c.key_array[u[xs]], c.key_array[v[ys]])).astype(object)
+            fails = (over > 0).astype(bool)
+            exact(u[xs[fails]], v[ys[fails]])
+            return
         a_high = np.array([a[x] >> SPLIT for x in keep_x], dtype=np.int64)
         a_low = np.array([a[x] & _LOW for x in keep_x], dtype=np.int64)
         b_high = np.array([b[y] >> SPLIT for y in keep_y], dtype=np.int64)
