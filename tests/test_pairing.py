@@ -11,12 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.errors import SheetswissError
+from sheetswiss.history import RoundKind, history, total
 from sheetswiss.model import Event, Player
 from sheetswiss.pairing import Pairing, check_pairing, pair_round
 from sheetswiss.pairing.levels import BALANCE, HEIGHT, RANDOM, SCORE
 from sheetswiss.pairing.state import RoundState, round_state
 from sheetswiss.pairing.swiss import _passed_over, _solve
 from sheetswiss.settings import Settings
+from sheetswiss.standings import compute_standings
+from sheetswiss.tiebreaks import event_chain
 
 from .helpers import add_round, make_event, play, random_results
 from .reference_levels import oracle_levels
@@ -221,6 +224,41 @@ def _play_checked(event: Event, rounds: int, seed: int) -> list[tuple[Event, Pai
         assert check_pairing(event, pairing) == []
         event = add_round(event, pairing, result)
     return states
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(events(), st.integers(0, 1000))
+def test_the_round_state_is_what_the_records_say(case: tuple[Event, int], seed: int) -> None:
+    """The round state, read in one pass into arrays, agrees with each player's records read one by one
+    (RULES.md 2): pairing scores are the records' pairing points, score groups go down by score, a float
+    is up or down by the scores before its round (2.5), the met pairs are the records' opponents (2.3), the
+    bye goes to those without one (2.4), and the order is score, then the standings' rank without the lot,
+    then rating and name (2.1)."""
+    event, rounds = case
+    for before, pairing in _play_checked(event, rounds, seed):
+        state = round_state(before, pairing.round)
+        recs = history(before, through=pairing.round - 1)
+        scores = {x: total(rs, pairing=True) for x, rs in recs.items()}
+        assert state.scores == {x: scores[x] for x in state.order}
+        distinct = sorted({scores[x] for x in state.order}, reverse=True)
+        assert state.group == {x: distinct.index(scores[x]) for x in state.order}
+        assert state.met == {frozenset((x, r.opponent)) for x, rs in recs.items() for r in rs
+                             if r.opponent is not None}
+        balance: Counter[str] = Counter()
+        for x, rs in recs.items():
+            for k, r in enumerate(rs):
+                if r.opponent is not None:
+                    mine, theirs = total(rs[:k], pairing=True), total(recs[r.opponent][:k], pairing=True)
+                    balance[x] += (theirs > mine) - (theirs < mine)
+        assert state.balance == {x: b for x, b in balance.items() if b}
+        byes = {RoundKind.PAB, RoundKind.FORFEIT_WIN} if before.settings.points == "chess" else {RoundKind.PAB}
+        assert state.bye_eligible == {x for x in state.order if all(r.kind not in byes for r in recs[x])}
+        chain = tuple(name for name in event_chain(before) if name != "random")
+        ranked = replace(before, settings=replace(before.settings, tiebreaks=chain))
+        rank = {r.player: r.rank for r in compute_standings(ranked, through=pairing.round - 1).rows}
+        rating = {p.name: p.rating or 0 for p in before.players}
+        if pairing.round > 1:
+            assert state.order == tuple(sorted(state.order, key=lambda x: (-scores[x], rank[x], -rating[x], x)))
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
