@@ -57,9 +57,11 @@ def _sum_contributions(ctx: Context, x: PlayerId, notes: Notes, lowest: int = 0,
     """Buchholz-family sum over :attr:`Context.contributions`, cut per :func:`cut`; ``weighted`` is SB."""
     cs = ctx.contributions[x]
     values = [c.value * c.scored for c in cs] if weighted else [c.value for c in cs]
+    per = 2 if weighted else 1
+    if notes is None and not (lowest or highest):  # Buchholz and SB: the plain sum
+        return ctx.points(sum(values), per)
     fide_cut = lowest and ctx.rule in ("fide2023", "fide2026")
     removed = cut(values, lowest, highest, [c.vur for c in cs] if fide_cut else ()) if lowest or highest else []
-    per = 2 if weighted else 1
     if notes is not None:
         for c, v in zip(cs, values):
             line = _explain_contribution(ctx, x, c)

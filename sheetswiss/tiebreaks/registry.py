@@ -214,6 +214,8 @@ def cut(values: Sequence[int], lowest: int = 0, highest: int = 0, vur: Sequence[
     >>> cut([3, 4, 6, 7, 5], lowest=1, vur=[False, False, False, False, True])  # RULES.md 4.2's Q
     [4]
     """
+    if lowest == 1 and not highest and not any(vur):  # Cut-1, the usual case: the first least value
+        return [values.index(min(values))] if values else []
     order = sorted(range(len(values)), key=values.__getitem__)  # stable: equal values keep round order
     vurs = [i for i in order if vur[i]] if any(vur) else []  # the VURs, least value first
     removed: list[int] = []
