@@ -19,8 +19,10 @@ Then the same command runs as its own process (``python -m sheetswiss pair``), s
 process CPU seconds (``time.process_time``: another program busy on the same cores inflates it far less
 than wall time) beside wall seconds; the last column is each phase's share of the CPU time.
 
-Run: python benchmarks/command.py [PLAYERS] [--keep FILE]   (default: 8,000 players; FILE keeps the workbook,
-     built once and reused when it exists)
+Run: python benchmarks/command.py [PLAYERS] [--keep FILE] [--state STATE] [--seed N]   (default: 8,000
+     players; FILE keeps the workbook, built once and reused when it exists; STATE one of ``late``,
+     ``colours``, ``single``, ``double`` of ``benchmarks/pairing.py``, with their settings: round 12 under
+     ``colours: alternate``, round 10 under ``sides: single`` or ``sides: double``)
 """
 
 from __future__ import annotations
@@ -60,13 +62,15 @@ WHEN = dt.datetime(2026, 7, 4, 18, 0)
 """The time the workbook says its earlier commands ran."""
 
 
-def write_workbook(path: Path, players: int, seed: int = 1) -> Event:
-    """Write the late-round workbook of ``players`` players to ``path`` (a new file); the event it holds.
+def write_workbook(path: Path, players: int, seed: int = 1, state: str = "late") -> Event:
+    """Write the workbook of ``players`` players before the round ``state`` pairs (a state of
+    ``benchmarks/pairing.py``, the late round by default) to ``path`` (a new file); the event it holds.
 
-    As a GM's file stands then: Settings, Players, Results through round 11, the Pairings of round 11,
-    the Standings after it, and the Log."""
-    event = build(players, SHAPES["late"], seed)
-    settings = {"points": "chess", "rounds": 13, "seed": seed}
+    As a GM's file stands then: Settings, Players, Results through the last round played, the Pairings of
+    that round, the Standings after it, and the Log."""
+    shape = SHAPES[state]
+    event = build(players, shape, seed)
+    settings: dict[str, object] = {**shape.settings, "rounds": shape.rounds + 2, "seed": seed}
     tabs: list[Tab] = []
     for tab in template_tabs("swiss", seed):
         rows = list(tab.rows)
@@ -86,8 +90,13 @@ def write_workbook(path: Path, players: int, seed: int = 1) -> Event:
     before = replace(event, games=tuple(g for g in event.games if g.round < last))
     records = history(before, through=last - 1)
     scores = {p.name: sum((r.pairing_points for r in records[p.name]), Fraction(0)) for p in before.players}
-    played = Pairing(round=last, scores=scores, tables=tuple(
-        Table(number=g.table, a=g.a, b=g.b, cost=()) for g in event.games if g.round == last))
+    tables: list[Table] = []
+    numbers: set[int] = set()  # under sides: double a table's first game names it
+    for g in event.games:
+        if g.round == last and g.table not in numbers:
+            tables.append(Table(number=g.table, a=g.a, b=g.b, cost=()))
+            numbers.update(() if g.table is None else (g.table,))
+    played = Pairing(round=last, scores=scores, tables=tuple(tables))
     ExcelBackend(path).write(Changes(tool_tabs=(pairings_tab(before, played, WHEN),)))
     api.standings(str(path), now=WHEN)
     return event
@@ -169,6 +178,9 @@ def whole_command(path: Path) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("players", nargs="?", type=int, default=8000)
+    parser.add_argument("--state", choices=("late", "colours", "single", "double"), default="late",
+                        help="the state of benchmarks/pairing.py the workbook holds (default: late)")
+    parser.add_argument("--seed", type=int, default=1, help="the seed the state is built with")
     parser.add_argument("--keep", type=Path, help="keep the workbook here (reused when it exists)")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp())
@@ -176,12 +188,11 @@ def main(argv: list[str] | None = None) -> None:
         source = args.keep or folder / "event.xlsx"
         if not source.exists():
             cpu = time.process_time()
-            write_workbook(source, args.players)
-            print(f"workbook: {args.players} players, 11 rounds of results, built in "
+            written = write_workbook(source, args.players, args.seed, args.state)
+            print(f"workbook: {args.players} players, {written.paired_rounds} rounds of results, built in "
                   f"{time.process_time() - cpu:.1f} s CPU", flush=True)
         size = source.stat().st_size / 2**20
-        print(f"{source} ({size:.1f} MiB); sheetswiss pair (round 12), process CPU seconds and wall seconds\n",
-              flush=True)
+        print(f"{source} ({size:.1f} MiB); sheetswiss pair, process CPU seconds and wall seconds\n", flush=True)
         work = folder / "pair.xlsx"
         shutil.copyfile(source, work)
         clock = Clock()

@@ -5,6 +5,23 @@ its pairs costed with our cost (RULES.md 2.1).
 Run: python benchmarks/pairing.py [--size N] [--growth N,N,...] [STATE ...]
      (defaults: every state at 2,000 players, then the late round from 1,000 to 32,000 players)
 
+Other states of the same kinds, for figures that hold beyond the states above (the default run builds each
+state with seed 1, the greedy pairer, rated results and the state's own draws and round):
+
+* ``--seed N``: players, ratings and results drawn with seed N (also the event's seed);
+* ``--history greedy|engine|swisspair|random``: who pairs the rounds already played: the greedy pairer,
+  this engine round by round (its own sides and colours), swisspair round by round, or random pairs;
+* ``--results rated|coin``: a game not drawn goes by the ratings' Elo expectation, or by a fair coin;
+* ``--draws F``: the share of drawn games (0, 0.15, 0.35 ...);
+* ``--round R``: the round paired (R - 1 rounds played; the engine never reads the planned number of rounds);
+* ``--size`` with an odd number gives an odd field (a bye);
+* ``--profile LINES``: after each state's line, the functions taking the most time in one more run, under
+  cProfile.
+
+For example ``python benchmarks/pairing.py --size 7999 --growth '' --no-memory --seed 3 --history engine
+--draws 0.35 --round 15 late colours single double``. Building a state paired by the engine or swisspair
+takes longer than pairing it (each round of its history is paired); that time is not in the columns.
+
 States (built by a plain greedy pairer here, not by the engine, so they do not favour it):
 
 * ``late``: round 12 of 13, chess points, about 15% draws (25 score groups, many floats);
@@ -26,10 +43,15 @@ the last column says whether ours costs at most swisspair's (it must: ours is th
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import math
+import pstats
 import random
+import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -83,17 +105,31 @@ SHAPES = {
 }
 
 
-def build(size: int, shape: Shape, seed: int = 1) -> Event:
-    """An event of ``size`` rated players after ``shape.rounds`` rounds, paired by a greedy top-down pairer
-    (score, then rating; the next player not met; the bye to the lowest without one; side 1 to the player
-    with fewer) and played with rating-weighted results and ``shape.draws`` draws."""
+HISTORIES = ("greedy", "engine", "swisspair", "random")
+"""Who pairs the rounds already played: the plain greedy pairer below (the default), this engine round by
+round, swisspair round by round, or random pairs (the next player not met in a shuffled field)."""
+
+RESULTS = ("rated", "coin")
+"""How a game other than a draw is decided: by the Elo expectation of the two ratings, or by a fair coin."""
+
+
+def build(size: int, shape: Shape, seed: int = 1, *, history_by: str = "greedy", results: str = "rated",
+          draws: float | None = None, round_: int | None = None,
+          progress: Callable[[str], None] | None = None) -> Event:
+    """An event of ``size`` rated players after ``shape.rounds`` rounds (``round_`` - 1 when given), and
+    played with rating-weighted results (``results="coin"``: a fair coin) and ``shape.draws`` draws (or
+    ``draws``). Its rounds are paired by ``history_by`` (:data:`HISTORIES`); by default a greedy top-down
+    pairer (score, then rating; the next player not met; the bye to the lowest without one). Side 1 goes to
+    the player with fewer, except when this engine pairs the history (its own sides)."""
     rng = random.Random(seed)
     size = shape.fixed or size
+    rounds = shape.rounds if round_ is None else round_ - 1
+    draw_rate = shape.draws if draws is None else draws
     clubs = [f"Club {c}" for c in range(shape.clubs)]
     players = []
     for i in range(size):
-        drop = rng.randrange(1, shape.rounds + 1) if shape.drops and rng.random() < 0.12 else None
-        joined = rng.randrange(2, min(6, shape.rounds) + 1) if shape.drops and rng.random() < 0.06 else 1
+        drop = rng.randrange(1, rounds + 1) if shape.drops and rng.random() < 0.12 else None
+        joined = rng.randrange(2, min(6, rounds) + 1) if shape.drops and rng.random() < 0.06 else 1
         players.append(Player(name=f"P{i:05d}", rating=rng.randrange(1000, 2600), row=i + 2,
                               club=rng.choice(clubs) if clubs else "", joined=joined,
                               dropped=drop is not None, dropped_after=drop))
@@ -113,32 +149,59 @@ def build(size: int, shape: Shape, seed: int = 1) -> Event:
 
     def play(a: str, b: str) -> str:
         roll = rng.random()
-        if roll < shape.draws:
+        if roll < draw_rate:
             return "1/2"
-        expected = 1 / (1 + 10 ** ((rating[b] - rating[a]) / 400))
+        expected = 1 / (1 + 10 ** ((rating[b] - rating[a]) / 400)) if results == "rated" else 0.5
         return "1-0" if rng.random() < expected else "0-1"
 
-    for round_ in range(1, shape.rounds + 1):
+    def greedy(active: list[str]) -> tuple[str | None, list[tuple[str, str]]]:
+        bye = None
+        if len(active) % 2:
+            bye = next((x for x in reversed(active) if x not in had_bye), active[-1])
+            active.remove(bye)
+        free, pairs = active, []
+        while free:
+            x = free[0]
+            k = next((k for k in range(1, len(free)) if free[k] not in met[x]), 1)
+            pairs.append((x, free[k]))
+            free = free[1:k] + free[k + 1:]
+        return bye, pairs
+
+    def shuffled(active: list[str]) -> tuple[str | None, list[tuple[str, str]]]:
+        rng.shuffle(active)
+        return greedy(active)
+
+    def by_engine(event: Event) -> tuple[str | None, list[tuple[str, str]]]:
+        tables = pair_round(event).tables
+        return (next((t.a for t in tables if t.b is None), None),
+                [(t.a, t.b) for t in tables if t.b is not None])
+
+    def by_swisspair(event: Event) -> tuple[str | None, list[tuple[str, str]]]:
+        found = swisspair_pairs(event)
+        if found is None:
+            raise SystemExit("swisspair is not installed: pip install swisspair")
+        return (next((a for a, b in found[0] if b is None), None),
+                [(a, b) for a, b in found[0] if b is not None])
+
+    for round_ in range(1, rounds + 1):
+        if progress is not None:
+            progress(f"round {round_} of {rounds} paired by {history_by}")
         active = [p.name for p in players if p.plays_in(round_)]
         for p in players:
             if not p.plays_in(round_) and round_ >= p.joined:
                 add(round_, None, p.name, None, "zero bye")
         active.sort(key=lambda x: (-score[x], -rating[x]))
-        if len(active) % 2:
-            bye = next((x for x in reversed(active) if x not in had_bye), active[-1])
-            active.remove(bye)
+        if history_by in ("engine", "swisspair"):
+            so_far = Event(settings=settings, players=tuple(players), games=tuple(games))
+            bye, pairs = (by_engine if history_by == "engine" else by_swisspair)(so_far)
+        else:
+            bye, pairs = (greedy if history_by == "greedy" else shuffled)(active)
+        if bye is not None:
             had_bye.add(bye)
             score[bye] += 1
             add(round_, None, bye, None, "bye")
-        free = active
-        table = 0
-        while free:
-            x = free[0]
-            k = next((k for k in range(1, len(free)) if free[k] not in met[x]), 1)
-            y = free[k]
-            free = free[1:k] + free[k + 1:]
-            a, b = (x, y) if (bias[x], -score[x]) <= (bias[y], -score[y]) else (y, x)
-            table += 1
+        for table, (x, y) in enumerate(pairs, start=1):
+            a, b = (x, y) if history_by == "engine" or (bias[x], -score[x]) <= (bias[y], -score[y]) else (y, x)
             met[a].add(b)
             met[b].add(a)
             for first, second in ((a, b), (b, a)) if double else ((a, b),):
@@ -227,6 +290,16 @@ HEADER = (f"{'state':<8} {'players':>6} {'rd':>3} {'sec':>7} {'cpu':>7} {'MiB':>
           f"{'cost':>26} {'sp cpu':>7} {'rem':>4} {'sp cost':>26} {'x':>6}")
 
 
+def profile(event: Event, lines: int) -> str:
+    """The top ``lines`` functions by own time of one more :func:`pair_round` on ``event``, under cProfile."""
+    profiler = cProfile.Profile()
+    profiler.runcall(pair_round, event)
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(lines)
+    text = out.getvalue()
+    return text[text.index("   ncalls"):].rstrip() if "   ncalls" in text else text.rstrip()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("states", nargs="*", metavar="STATE", help=f"any of {', '.join(SHAPES)} (default: all)")
@@ -234,20 +307,51 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--growth", default="1000,2000,4000,8000,16000,32000",
                         help="sizes for the late round's growth, comma-separated ('' to skip)")
     parser.add_argument("--no-memory", action="store_true", help="skip the traced second run")
+    parser.add_argument("--seed", type=int, default=1, help="the seed the states are built (and paired) with")
+    parser.add_argument("--history", choices=HISTORIES, default="greedy",
+                        help="who pairs the rounds already played (default: a greedy pairer)")
+    parser.add_argument("--results", choices=RESULTS, default="rated",
+                        help="games decided by the ratings' expectation or by a fair coin")
+    parser.add_argument("--draws", type=float, help="share of drawn games (default: each state's own)")
+    parser.add_argument("--round", type=int, dest="round_", metavar="ROUND",
+                        help="the round paired (default: each state's own)")
+    parser.add_argument("--profile", type=int, default=0, metavar="LINES",
+                        help="after each state, the top functions of one more run under cProfile")
     args = parser.parse_args(argv)
+    varied = (args.seed, args.history, args.results, args.draws, args.round_) != (1, "greedy", "rated", None, None)
+
+    def made(size: int, name: str) -> Event:
+        if not varied:
+            return build(size, SHAPES[name])
+        cpu = time.process_time()
+        shown = sys.stderr.isatty()  # the rounds counted on a terminal, not in a log
+        event = build(size, SHAPES[name], args.seed, history_by=args.history, results=args.results,
+                      draws=args.draws, round_=args.round_,
+                      progress=(lambda line: print(f"  {name}: {line}", end="\r", file=sys.stderr, flush=True))
+                      if shown else None)
+        print(f"  {name}: built in {time.process_time() - cpu:.1f} CPU seconds" + " " * 20, file=sys.stderr,
+              flush=True)
+        return event
 
     def run(name: str, event: Event) -> tuple[str, float]:
-        return measure(name, event, not args.no_memory)
+        result = measure(name, event, not args.no_memory)
+        if args.profile:
+            return result[0] + "\n" + profile(event, args.profile), result[1]
+        return result
 
+    if varied:
+        print(f"states built with seed {args.seed}, history paired by {args.history}, {args.results} results"
+              + ("" if args.draws is None else f", {args.draws:.0%} draws")
+              + ("" if args.round_ is None else f", round {args.round_} paired"), flush=True)
     print(HEADER, flush=True)
     for name in args.states or SHAPES:
-        print(run(name, build(args.size, SHAPES[name]))[0], flush=True)
+        print(run(name, made(args.size, name))[0], flush=True)
     sizes = [int(s) for s in args.growth.split(",") if s]
     if sizes:
         print(f"\ngrowth of the late round (round 12 of 13, ~15% draws)\n{HEADER}", flush=True)
         previous: tuple[int, float] | None = None
         for size in sizes:
-            event = build(size, SHAPES["late"])
+            event = made(size, "late")
             line, seconds = run("late", event)
             if previous is not None:
                 line += f"  (x{size / previous[0]:.0f} players: x{seconds / previous[1]:.1f} CPU time)"

@@ -1,0 +1,53 @@
+"""The benchmark's state builder (benchmarks/pairing.py): every history maker gives an event whose rounds
+seat each playing player exactly once, and the engine pairs its next round proven optimal without a rematch.
+Small fields only; the benchmark itself is not run here."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from sheetswiss.pairing import pair_round
+
+
+def _benchmark() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "pairing.py"
+    spec = importlib.util.spec_from_file_location("benchmark_pairing", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+BENCH = _benchmark()
+HAS_SWISSPAIR = importlib.util.find_spec("swisspair") is not None
+
+
+@pytest.mark.parametrize("state", ["late", "colours", "single", "double", "drops"])
+@pytest.mark.parametrize("history_by", [h for h in BENCH.HISTORIES if h != "swisspair" or HAS_SWISSPAIR])
+def test_every_history_seats_each_player_once_a_round(state: str, history_by: str) -> None:
+    event = BENCH.build(41, BENCH.SHAPES[state], 5, history_by=history_by, results="coin", draws=0.35,
+                        round_=7)
+    assert event.paired_rounds == 6
+    games = 2 if state == "double" else 1
+    for round_ in range(1, 7):
+        seats = Counter(n for g in event.games_in(round_) for n in (g.a, g.b) if n is not None)
+        playing = [p.name for p in event.players if p.plays_in(round_)]
+        assert all(seats[name] in (1, games) for name in playing), round_
+        assert sum(1 for g in event.games_in(round_) if g.b is None and g.result is not None
+                   and g.result.spelling() == "bye") == len(playing) % 2
+    pairing = pair_round(event)
+    assert pairing.proof is not None and pairing.proof.gap == 0
+    assert pairing.rematches == ()
+
+
+def test_the_default_state_does_not_depend_on_the_new_options() -> None:
+    shape = BENCH.SHAPES["late"]
+    assert BENCH.build(60, shape) == BENCH.build(60, shape, 1, history_by="greedy", results="rated",
+                                                 draws=shape.draws, round_=shape.rounds + 1)
