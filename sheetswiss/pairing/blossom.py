@@ -86,6 +86,8 @@ class Matcher:
         self._heap: list[tuple[int, int, int, int, int]] = []
         self._count = 0
         self._labelled: list[int] = []
+        self.order: Sequence[int] | None = None
+        """The order in which :meth:`run` grows trees from free vertices (by default by number)."""
         self._best: dict[int, int] = {}
         """The earliest time queued for an edge to each vertex outside the tree, in this stage."""
         self._held: list[list[int]] = [[v] for v in range(n)] + [[] for _ in range(n)]
@@ -183,7 +185,7 @@ class Matcher:
     def run(self) -> list[int]:
         """Augment from every free vertex. Returns ``[]`` when the matching is perfect, else the outer
         vertices of a tree that reached no free vertex (the graph needs more edges there)."""
-        for v in range(self.n):
+        for v in range(self.n) if self.order is None else self.order:
             if self.mate[v] == -1:
                 stuck = self._stage(v)
                 if stuck:

