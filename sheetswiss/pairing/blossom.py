@@ -552,6 +552,8 @@ class Nesting:
         self.order = np.array(order, dtype=np.int64)
         size = len(order)
         self.depth = np.array(depth, dtype=np.int64)
+        self.in_blossom: np.ndarray = self.depth[self._first] >= 2
+        """Whether each vertex is inside a blossom (below a top-level one: deeper than the root's children)."""
         self.floor_log = np.zeros(size + 1, dtype=np.int64)
         """``floor(log2(x))`` for x = 1 .. size."""
         for k in range(1, size.bit_length()):

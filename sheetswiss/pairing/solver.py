@@ -1163,8 +1163,7 @@ class Solver:
             in_u = np.zeros(len(u), dtype=bool)
             in_v = np.zeros(len(v), dtype=bool)
         else:
-            in_u = np.array([m.outermost(i) >= c.nodes for i in u.tolist()], dtype=bool)
-            in_v = np.array([m.outermost(j) >= c.nodes for j in v.tolist()], dtype=bool)
+            in_u, in_v = nest.in_blossom[u], nest.in_blossom[v]
         for xs, ys in _may_fail([a[x] for x in keep_x], [b[y] for y in keep_y], fixed, px, py, same,
                                 None if centre is None else [centre[x] for x in keep_x], slope):
             high = a_high[xs] + b_high[ys] - f_high
