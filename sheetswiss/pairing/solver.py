@@ -274,6 +274,11 @@ class Solver:
         self.widenings = 0
         self._clean_cache: dict[int, set[tuple[int, int]]] = {}
         self._side_ideal: bool | None = None
+        self._rings: list[tuple[list[tuple[int, int]], dict[int, int]]] = []
+        """Under ``colours: alternate`` with ``slide``: each score group's ring start (:meth:`_colour_ring`), its
+        pairs and its players' potentials."""
+        self._floats: list[tuple[int, int]] = []
+        """Under ``colours: alternate`` with ``slide``: the float the start expects at each odd boundary."""
         """Under ``sides: single``, whether the ideal pairs' start proved more than the side start
         (:meth:`_matcher`)."""
         self._boundaries()
@@ -367,6 +372,8 @@ class Solver:
             for g, mem in enumerate(c.members):
                 if len(mem) > 2 * _WINDOW + 8:
                     proposed.append(self._colour_ranks(mem, c.half[g]))
+        if c.mode == "colours" and c.pattern == "slide":
+            proposed.append(self._colour_rings())
         if c.mode == "sides":
             proposed.append(self._side_ranks())
         for g in range(c.groups - 1):
@@ -423,6 +430,156 @@ class Solver:
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
+
+    def _colour_rings(self) -> tuple[np.ndarray, np.ndarray]:
+        """Under ``colours: alternate`` with ``slide``: each score group's ring (:meth:`_colour_ring`), set aside the
+        float that each odd boundary expects (:meth:`_floaters`); G' takes each ring pair and, for the k-th player
+        of a ring's first class, the players of ranks k - ``_WINDOW`` to k + ``_WINDOW`` of its second class."""
+        c = self.c
+        self._floats = self._floaters()
+        away = {v for pair in self._floats for v in pair}
+        rows: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        near = np.arange(-_WINDOW, _WINDOW + 1, dtype=np.int64)
+        for g, mem in enumerate(c.members):
+            ring = self._colour_ring(g, [v for v in mem if v not in away])
+            if ring is None:
+                continue
+            self._rings.append(ring)
+            pairs = np.array(ring[0], dtype=np.int64).reshape(-1, 2)
+            rank = np.arange(len(pairs), dtype=np.int64)[:, None] + near[None, :]
+            rank %= max(1, len(pairs))
+            rows.append(np.broadcast_to(pairs[:, :1], rank.shape).reshape(-1))
+            cols.append(pairs[rank.reshape(-1), 1])
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(rows), np.concatenate(cols)
+
+    def _floaters(self) -> list[tuple[int, int]]:
+        """The float that each odd boundary k most likely holds (RULES.md 2.5): the player of group k + 1 who floats
+        up most cheaply (the lowest up share, then the highest place) and, of group k's players of the lowest down
+        share, the lowest-ranked one not due the same colour as that player (else the lowest-ranked); at the bye
+        boundary, the lowest group's cheapest bye (2.4). Only the start depends on this guess."""
+        c = self.c
+        out: list[tuple[int, int]] = []
+        taken: set[int] = set()
+        for k in self.odd:
+            upper = [i for i in c.members[k] if i not in taken]
+            if k + 1 == c.groups:
+                pool = [i for i in upper if c.pool[i]]
+                if pool:
+                    out.append((min(pool, key=c.bye_rank.__getitem__), c.bye))
+                continue
+            lower = [j for j in c.members[k + 1] if j not in taken]
+            if not upper or not lower:
+                continue
+            j = min(lower, key=lambda v: (c.up[v], c.place_of[v]))
+            low = min(c.down[i] for i in upper)
+            cheapest = [i for i in upper if c.down[i] == low]
+            i = ([i for i in cheapest if c.due[i] != c.due[j]] or cheapest)[-1]
+            out.append((i, j))
+            taken.update((i, j))
+        return out
+
+    def _colour_ring(self, g: int, nodes: Sequence[int]) -> tuple[list[tuple[int, int]], dict[int, int]] | None:
+        """The pairs and start potentials of group ``g``'s players ``nodes`` under ``colours: alternate`` with
+        ``slide`` (RULES.md 2.5, 2.10), or ``None`` for a ring too small or odd.
+
+        * **A ring.** With ``L = 2 * half``, the slide's pattern cost of places p < q, ``|q - p - half|``, is the
+          distance on a circle of L places between ``p + half`` (p's antipode) and q: the slide pairs players as
+          far apart on the circle as it can.
+        * **Classes.** The players due the group's more frequent colour (the sources) meet the others (the
+          sinks) at no colour cost; when the sources are more than half, the surplus must meet each other
+          (ceil of half the excess pairs due the same colour, RULES.md 2.10): some sources become sinks, chosen
+          one by one where they shorten the flow below the most, and the whole class is lifted by about the
+          preference level (as :meth:`_colour_lifts`), the others lowered by as much.
+        * **Transport on the circle.** Sources at their antipodes and sinks at their places: the cheapest
+          assignment by circular distance has a closed form. With F(t) the sources less the sinks at places up
+          to t, and k a median of F, the flow across the cut after t is F(t) - k; cutting the circle where it is
+          0, the i-th source meets the i-th sink. Potentials phi with slope -sign(F - k) (some cuts of no flow
+          take a slope of the other sign, so that phi closes round the circle: the median leaves enough of
+          them) are 1-Lipschitz on the circle, so ``phi(a) - phi(b) <= |a - b|`` for every source and sink,
+          with equality along the flow.
+        * **Potentials.** A sink gets ``-phi(place)``, a player of the more frequent colour ``min(phi(antipode),
+          -phi(place))``, which covers both of its roles; phi is shifted by the constant that makes that minimum
+          the antipode's for every source. Then every pair of the ring keeps its pattern level's constraint,
+          and the ring's pairs are tight at it; times twice the pattern multiplier, plus the lift.
+
+        Only the start depends on this: the draws, the floats and rematches are for the solve, and the
+        certificate makes the result exact whatever the start."""
+        c = self.c
+        m = len(nodes)
+        if m < 2 * _WINDOW + 8 or m % 2:
+            return None
+        half = c.half[g]
+        length = 2 * half
+        place = np.array([c.place_of[v] for v in nodes], dtype=np.int64)
+        pos = place % length
+        anti = (place + half) % length
+        due = np.array([c.due[v] for v in nodes], dtype=np.int64)
+        white = np.array([c._white_ok[v] for v in nodes], dtype=bool)
+        black = np.array([c._black_ok[v] for v in nodes], dtype=bool)
+        own = np.where(due == 1, white, np.where(due == 2, black, True))
+        """Whether each player may have its due colour: one who may not (a hard limit) costs the preference level
+        with everyone, a neutral player, and takes the other colour."""
+        side = np.where(own, due, np.where(white, 1, np.where(black, 2, 0)))
+        """The colour each player takes against one of the other class: its due colour, or a neutral player's
+        only one (0: either)."""
+        major = 1 if (side == 1).sum() >= (side == 2).sum() else 2
+        source = side == major
+        need = m // 2
+        count = int(source.sum())
+        if count < need:  # players who may take either colour, then the other class stand in
+            others = np.nonzero(~source)[0]
+            source[others[np.argsort(side[others] != 0, kind="stable")][:need - count]] = True
+        lift = 0
+        if count > need:
+            lift = c.multipliers[COLOUR_PREF] & ~1
+            soft = white & black
+            for _ in range(count - need):
+                flow = self._ring_flow(length, anti[source], pos[~source])
+                over = flow - np.sort(flow)[(length - 1) // 2]
+                one = np.concatenate([np.where(over >= 1, -1, 1)[::-1].cumsum()[::-1], [0]])
+                two = np.concatenate([np.where(over >= 2, -2, np.where(over == 1, 0, 2))[::-1].cumsum()[::-1], [0]])
+                pick = np.nonzero(source & soft)[0]
+                if not len(pick):
+                    return None
+                lo, hi = np.minimum(anti[pick], pos[pick]), np.maximum(anti[pick], pos[pick])
+                source[pick[int(np.argmin(one[lo] - one[hi] + two[hi]))]] = False
+        flow = self._ring_flow(length, anti[source], pos[~source])
+        over = flow - np.sort(flow)[(length - 1) // 2]
+        slope = -np.sign(over)
+        total = int(slope.sum())
+        idle = np.nonzero(over == 0)[0]
+        if not len(idle) or len(idle) < abs(total):
+            return None
+        slope[idle[:abs(total)]] = -np.sign(total)
+        start = int(idle[-1]) + 1
+        order = (start + np.arange(length)) % length
+        phi = np.zeros(length, dtype=np.int64)
+        phi[order] = np.concatenate([[0], np.cumsum(slope[order])[:-1]])
+        unrolled = (np.arange(length) - start) % length
+        src = np.nonzero(source)[0]
+        snk = np.nonzero(~source)[0]
+        src = src[np.argsort(unrolled[anti[src]], kind="stable")]
+        snk = snk[np.argsort(unrolled[pos[snk]], kind="stable")]
+        sink_only = (side != 0) & (side != major)
+        both = src[~sink_only[src]]
+        shift = int(np.min((-(phi[anti[both]] + phi[pos[both]])) // 2)) if len(both) else 0
+        value = np.minimum(phi[anti] + shift, -phi[pos] - shift)
+        value[sink_only] = -phi[pos[sink_only]] - shift
+        twice = 2 * c.multipliers[PATTERN]
+        pref = 2 * c.multipliers[COLOUR_PREF]
+        lifts = np.where(~own, pref - lift, np.where(side == major, lift, -lift))
+        pot = {v: twice * int(x) + int(y) for v, x, y in zip(nodes, value.tolist(), lifts.tolist())}
+        pairs = [(nodes[a], nodes[b]) for a, b in zip(src.tolist(), snk.tolist())]
+        return pairs, pot
+
+    @staticmethod
+    def _ring_flow(length: int, sources: np.ndarray, sinks: np.ndarray) -> np.ndarray:
+        """Sources less sinks at positions up to each t of a ring of ``length`` positions."""
+        out: np.ndarray = np.cumsum(np.bincount(sources, minlength=length) - np.bincount(sinks, minlength=length))
+        return out
 
     def _side_ranks(self) -> tuple[np.ndarray, np.ndarray]:
         """Under ``sides: single`` the side cost sits at the score level and a pair of opposite side biases
@@ -654,6 +811,9 @@ class Solver:
                 if self._side_ideal:
                     return other
             return m
+        if c.mode == "colours" and self._rings:
+            self._ring_start(m)
+            return m
         ideal = self._ideal()
         d = m.p
         placed = [False] * c.nodes
@@ -678,6 +838,56 @@ class Solver:
             if 2 * cost < d[i] + d[j]:
                 m.repair(i, j)
         return m
+
+    def _ring_start(self, m: Matcher) -> None:
+        """Start duals and matching under ``colours: alternate`` with ``slide``: each group's ring potentials
+        (:meth:`_colour_ring`), every other node the largest potential its edges to those allow, any edge still
+        infeasible repaired. Then the seeded draws: each ring's sinks, then its sources, then everyone else takes
+        the least slack of its edges (the reductions of the Hungarian method: every edge stays feasible); the
+        ring pairs that are tight start matched, then the expected floats (:meth:`_floaters`), then any tight
+        pair of free players. All potentials stay even, as :mod:`.blossom` needs."""
+        c = self.c
+        d = m.p
+        adj = m.adj
+        placed = [False] * c.nodes
+        for _, pot in self._rings:
+            for v, x in pot.items():
+                d[v] = x
+                placed[v] = True
+        ringed = {c.group_of[pairs[0][0]] for pairs, _ in self._rings if pairs}
+        for u, v in self._ideal().items():  # groups without a ring: their ideal pairs, as :meth:`_matcher` starts
+            g = c.group_of[u]
+            if g not in ringed and c.place_of[u] < c.place_of[v]:
+                step = (g + 1) << 17
+                d[u], d[v] = -step, 2 * self.edges[u, v] + step
+                placed[u] = placed[v] = True
+        for v in range(c.nodes):
+            if not placed[v]:
+                d[v] = min((w - d[x] for x, w in adj[v].items() if placed[x]), default=0)
+                placed[v] = True
+        for (i, j), cost in self.edges.items():
+            if 2 * cost < d[i] + d[j]:
+                m.repair(i, j)
+        sinks = [w for pairs, _ in self._rings for _, w in pairs]
+        sources = [u for pairs, _ in self._rings for u, _ in pairs]
+        inside = set(sinks) | set(sources)
+        for v in [*sinks, *sources, *(v for v in range(c.nodes) if v not in inside)]:
+            if adj[v]:
+                pv = d[v]
+                slack = min(w - pv - d[x] for x, w in adj[v].items())
+                if slack > 0:
+                    d[v] = pv + slack
+        mate = m.mate
+        for u, v in [pair for pairs, _ in self._rings for pair in pairs] + self._floats:
+            if mate[u] == -1 and mate[v] == -1 and adj[u].get(v) == d[u] + d[v]:
+                mate[u], mate[v] = v, u
+        for v in range(c.nodes):
+            if mate[v] == -1:
+                pv = d[v]
+                for x, w in adj[v].items():
+                    if mate[x] == -1 and w == pv + d[x]:
+                        mate[v], mate[x] = x, v
+                        break
 
     def _side_start(self, m: Matcher) -> None:
         """Start duals and matching under ``sides: single`` (RULES.md 3), where players cross score groups to
