@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
@@ -14,6 +15,7 @@ from sheetswiss.errors import SheetswissError
 from sheetswiss.history import RoundKind, history, total
 from sheetswiss.model import Event, Player
 from sheetswiss.pairing import Pairing, check_pairing, pair_round
+from sheetswiss.pairing.gcpause import without_cycle_collection
 from sheetswiss.pairing.levels import BALANCE, HEIGHT, RANDOM, SCORE
 from sheetswiss.pairing.state import RoundState, round_state
 from sheetswiss.pairing.swiss import _passed_over, _solve
@@ -320,3 +322,21 @@ def test_matching_cost_equals_brute_force(case: tuple[Event, int], seed: int) ->
         best = _min_matching(before, state, rematches=False)
         assert best is not None
         assert got[:RANDOM] == best[:RANDOM]  # level 11, the seeded random, is drawn by the solver itself
+
+
+def test_pairing_leaves_the_cycle_collector_as_it_found_it() -> None:
+    """The collector is off while a round is paired, and back as it was after, also when pairing fails."""
+    seen: list[bool] = []
+    without_cycle_collection(lambda: seen.append(gc.isenabled()))()
+    assert seen == [False] and gc.isenabled()
+    pair_round(make_event(rated(8)))
+    assert gc.isenabled()
+    with pytest.raises(SheetswissError, match="nobody is left to pair"):
+        pair_round(make_event([]))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        pair_round(make_event(rated(8)))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
