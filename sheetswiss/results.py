@@ -36,6 +36,10 @@ class Outcome(enum.Enum):
     BOTH_LOSE = "both lose"
     """A double forfeit: both score a loss (RULES.md 1.1)."""
 
+    __hash__ = object.__hash__
+    """Members are singletons compared by identity, so the identity hash is valid; ``Enum``'s own hashes
+    the name in Python code, once per Results row when the rounds are read (:mod:`sheetswiss.history`)."""
+
 
 class ResultKind(enum.Enum):
     """How a Results row ended (RULES.md 1.2)."""
@@ -50,6 +54,9 @@ class ResultKind(enum.Enum):
     """A bye Player A asked for, worth a draw."""
     ZERO_BYE = "zero bye"
     """A round Player A sat out, worth nothing."""
+
+    __hash__ = object.__hash__
+    """Identity hash, as :class:`Outcome`'s."""
 
 
 _DRAWS = {"1/2", "1/2-1/2", "0.5-0.5", "=", "=-=", "d", "draw"}
