@@ -10,7 +10,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeAlias, final
+from typing import TypeAlias, cast, final
 
 from .errors import SheetswissError
 from .model import Event, PlayerId
@@ -206,7 +206,7 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
             if rec is None:
                 late = i + 1 < p.joined
                 record(p.name, i + 1, RoundKind.LATE if late else RoundKind.ABSENT, "D" if late and late_draw else "L")
-        out[p.name] = tuple(rec for rec in recs if rec is not None)  # all filled in by now
+        out[p.name] = cast(tuple[RoundRecord, ...], tuple(recs))  # every round filled in by now
     return out
 
 
