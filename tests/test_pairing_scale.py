@@ -7,9 +7,13 @@ they check is the sparse solve and its certificate, not the fallback."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -525,7 +529,7 @@ def test_colours_in_rematch_dense_rounds_are_exact(n: int, seed: int) -> None:
         event = add_round(event, pair_round(event), result)
 
 
-@pytest.mark.parametrize("n,rounds,seed,pattern", [(90, 3, 89, "fold"), (150, 2, 91, "slide"), (120, 6, 94, "slide"),
+@pytest.mark.parametrize("n,rounds,seed,pattern", [(90, 3, 89, "fold"), (150, 4, 91, "slide"), (120, 6, 94, "slide"),
                                                    (200, 4, 93, "slide")])
 def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, seed: int, pattern: str) -> None:
     """The certificate's check (:meth:`Solver._check`), after a first solve on the candidate graph under
@@ -545,3 +549,38 @@ def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, s
                if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
     assert failing  # the case occurred: the first candidate graph misses pairs
     assert listed == failing
+
+
+def _benchmark_states() -> ModuleType:
+    """benchmarks/pairing.py, whose builder plays rounds with colours given by each player's balance."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "pairing.py"
+    spec = importlib.util.spec_from_file_location("benchmark_pairing_states", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,seed", [(120, 5), (97, 8), pytest.param(260, 6, marks=pytest.mark.slow)])
+def test_colours_from_each_groups_ring_are_exact(n: int, seed: int) -> None:
+    """``colours: alternate`` with ``slide`` after rounds whose colours followed each player's balance: about as
+    many players are due White as Black in each group, some have reached a hard limit, and the start pairs
+    each large group round its ring (:meth:`Solver._colour_ring`). The sparse solve costs networkx's minimum on
+    the complete graph, proven, and the ring's pairs keep the circle's order: each one's pattern cost is the
+    circular distance between the source's antipode and the sink."""
+    bench = _benchmark_states()
+    event = bench.build(n, bench.SHAPES["colours"], seed)
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    assert solver_._rings  # the case occurred
+    for pairs, _ in solver_._rings:
+        for u, v in pairs:
+            g = costs.group_of[u]
+            half, p, q = costs.half[g], costs.place_of[u], costs.place_of[v]
+            gap = abs((p + half) % (2 * half) - q % (2 * half))
+            low, high = min(p, q), max(p, q)
+            assert costs.pattern_cost(g, np.array([low]), np.array([high]))[0] == min(gap, 2 * half - gap)
+    _check_round(event)

@@ -122,6 +122,12 @@ _WIDE = 1 << 60 + SPLIT
 _LOW = (1 << SPLIT) - 1
 _HIGH = 24
 """Inside a group the check pairs this many players of the highest potentials with everyone."""
+_REFINE = 4
+"""Rounds in which a ring's surplus players of its more frequent colour are chosen again (:meth:`_colour_ring`)."""
+_TIGHT_SPAN = 96
+"""Places along a ring within which G' looks for pairs that tie the ring's pattern level (:meth:`_ring_draws`)."""
+_LOWEST = 4
+"""Of those, G' takes each player's this many of lowest draw."""
 _WARM = _MAX_VIOLATIONS
 """A widening by at most this many pairs carries on from the last solve (each added pair repaired); more
 start afresh from the closed-form duals. Carrying on is the faster at every size measured: at 8,000 players
@@ -278,6 +284,8 @@ class Solver:
         """Under ``colours: alternate`` with ``slide``: each score group's ring start (:meth:`_colour_ring`), its
         pairs and its players' potentials."""
         self._floats: list[tuple[int, int]] = []
+        self._extra: list[tuple[np.ndarray, np.ndarray]] = []
+        """Pairs that tie a ring's pattern level with its own, of low draw (:meth:`_ring_draws`)."""
         """Under ``colours: alternate`` with ``slide``: the float the start expects at each odd boundary."""
         """Under ``sides: single``, whether the ideal pairs' start proved more than the side start
         (:meth:`_matcher`)."""
@@ -451,6 +459,8 @@ class Solver:
             rank %= max(1, len(pairs))
             rows.append(np.broadcast_to(pairs[:, :1], rank.shape).reshape(-1))
             cols.append(pairs[rank.reshape(-1), 1])
+        rows.extend(i for i, _ in self._extra)
+        cols.extend(j for _, j in self._extra)
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
@@ -546,18 +556,24 @@ class Solver:
                     return None
                 lo, hi = np.minimum(anti[pick], pos[pick]), np.maximum(anti[pick], pos[pick])
                 source[pick[int(np.argmin(one[lo] - one[hi] + two[hi]))]] = False
-        flow = self._ring_flow(length, anti[source], pos[~source])
-        over = flow - np.sort(flow)[(length - 1) // 2]
-        slope = -np.sign(over)
-        total = int(slope.sum())
-        idle = np.nonzero(over == 0)[0]
-        if not len(idle) or len(idle) < abs(total):
+        ring = self._ring_phi(length, anti[source], pos[~source])
+        if ring is None:
             return None
-        slope[idle[:abs(total)]] = -np.sign(total)
-        start = int(idle[-1]) + 1
-        order = (start + np.arange(length)) % length
-        phi = np.zeros(length, dtype=np.int64)
-        phi[order] = np.concatenate([[0], np.cumsum(slope[order])[:-1]])
+        phi, start, cost = ring
+        if lift:  # the sources whose roles phi prices dearest become the sinks instead, while that costs less
+            movable = np.nonzero(soft & (side == major))[0]
+            for _ in range(_REFINE):
+                rank = movable[np.lexsort((source[movable], -(phi[anti] + phi[pos])[movable]))]
+                turned = np.isin(np.arange(m), rank[:count - need])
+                if not (turned[movable] == ~source[movable]).any() or (turned[movable] == source[movable]).all():
+                    break
+                trial = source.copy()
+                trial[movable] = ~turned[movable]
+                again = self._ring_phi(length, anti[trial], pos[~trial])
+                if again is None or again[2] > cost:
+                    break
+                source = trial
+                phi, start, cost = again
         unrolled = (np.arange(length) - start) % length
         src = np.nonzero(source)[0]
         snk = np.nonzero(~source)[0]
@@ -573,7 +589,53 @@ class Solver:
         lifts = np.where(~own, pref - lift, np.where(side == major, lift, -lift))
         pot = {v: twice * int(x) + int(y) for v, x, y in zip(nodes, value.tolist(), lifts.tolist())}
         pairs = [(nodes[a], nodes[b]) for a, b in zip(src.tolist(), snk.tolist())]
+        self._ring_draws(np.array(nodes, dtype=np.int64)[src], np.array(nodes, dtype=np.int64)[snk],
+                         anti[src], pos[snk], unrolled, phi)
         return pairs, pot
+
+    def _ring_draws(self, src: np.ndarray, snk: np.ndarray, at: np.ndarray, to: np.ndarray, unrolled: np.ndarray,
+                    phi: np.ndarray) -> None:
+        """The pairs of a ring (:meth:`_colour_ring`) that tie its pattern level with its own pairs (a source and a
+        sink along one stretch of flow: ``phi(a) - phi(b)`` is their distance), up to ``_TIGHT_SPAN`` places apart:
+        the seeded draw decides among them (RULES.md 2.11), so G' takes each player's ``_LOWEST`` of lowest draw
+        (in a dense set of ties the cheapest assignment uses low draws)."""
+        c = self.c
+        length = len(phi)
+        first, second = unrolled[at], unrolled[to]
+        lo = np.searchsorted(second, first - _TIGHT_SPAN, side="left")
+        hi = np.searchsorted(second, first + _TIGHT_SPAN, side="right")
+        counts = hi - lo
+        xs = np.repeat(np.arange(len(src), dtype=np.int64), counts)
+        ys = np.repeat(lo, counts) + np.arange(len(xs), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+        gap = np.abs(at[xs] - to[ys])
+        tight = phi[at[xs]] - phi[to[ys]] == np.minimum(gap, length - gap)
+        xs, ys = xs[tight], ys[tight]
+        draws = pair_draw(c.key_array[src[xs]], c.key_array[snk[ys]])
+        for own in (xs, ys):
+            order = np.lexsort((draws, own))
+            row = own[order]
+            start = np.searchsorted(row, row, side="left")
+            keep = order[np.arange(len(row)) - start < _LOWEST]
+            self._extra.append((src[xs[keep]], snk[ys[keep]]))
+
+    @staticmethod
+    def _ring_phi(length: int, sources: np.ndarray, sinks: np.ndarray) -> tuple[np.ndarray, int, int] | None:
+        """The potentials phi of a ring's transport (:meth:`_colour_ring`), the place after a cut of no flow where
+        its line starts, and its cost; ``None`` when the median leaves too few cuts of no flow (never, for as
+        many sources as sinks)."""
+        flow = np.cumsum(np.bincount(sources, minlength=length) - np.bincount(sinks, minlength=length))
+        over = flow - np.sort(flow)[(length - 1) // 2]
+        slope = -np.sign(over)
+        total = int(slope.sum())
+        idle = np.nonzero(over == 0)[0]
+        if not len(idle) or len(idle) < abs(total):
+            return None
+        slope[idle[:abs(total)]] = -np.sign(total)
+        start = int(idle[-1]) + 1
+        order = (start + np.arange(length)) % length
+        phi = np.zeros(length, dtype=np.int64)
+        phi[order] = np.concatenate([[0], np.cumsum(slope[order])[:-1]])
+        return phi, start % length, int(np.abs(over).sum())
 
     @staticmethod
     def _ring_flow(length: int, sources: np.ndarray, sinks: np.ndarray) -> np.ndarray:
