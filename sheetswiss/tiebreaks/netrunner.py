@@ -18,13 +18,23 @@ from .registry import (
 
 def _cobra_terms(ctx: Context, x: PlayerId) -> list[tuple[PlayerId, Fraction]]:
     """``x``'s opponents, one per round with an opponent, with the round's weight (byes left out)."""
-    weight = ctx.settings.round_weight
-    return [(r.opponent, weight(r.round)) for r in ctx.records[x] if r.opponent is not None]
+    weights = dict(ctx.settings.round_weights)
+    return [(r.opponent, weights.get(r.round, _ONE)) for r in ctx.records[x] if r.opponent is not None]
 
 
-def _weighted_mean(terms: list[tuple[PlayerId, Fraction]], value: Mapping[PlayerId, Fraction]) -> Fraction:
-    den = sum((w for _, w in terms), Fraction(0))
-    return sum((w * value[o] for o, w in terms), Fraction(0)) / den if den else Fraction(0)
+_ONE = Fraction(1)
+
+
+def _weighted_mean(ctx: Context, terms: list[tuple[PlayerId, Fraction]], value: Mapping[PlayerId, Fraction],
+                   whole: tuple[Mapping[PlayerId, int], int]) -> Fraction:
+    """The mean of the opponents' ``value``, each term weighted by its round; ``whole``: the same values as
+    numerators over one denominator, which give the mean of equal weights exactly (the usual case, no
+    ``round_weights``) with whole-number sums."""
+    if not ctx.settings.round_weights:
+        nums, den = whole
+        return Fraction(sum(nums[o] for o, _ in terms), den * len(terms)) if terms else Fraction(0)
+    weight = sum((w for _, w in terms), Fraction(0))
+    return sum((w * value[o] for o, w in terms), Fraction(0)) / weight if weight else Fraction(0)
 
 
 @tiebreak("cobra_sos", "strength of schedule", "netrunner sos", title="SoS",
@@ -51,7 +61,7 @@ def cobra_sos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
                          + (f", weight {number_text(w)}" if w != 1 else ""))
         if not terms:
             notes.append("  no opponents yet: 0")
-    return _weighted_mean(terms, per_round)
+    return _weighted_mean(ctx, terms, per_round, ctx.cobra_whole_per_round)
 
 
 @tiebreak("cobra_esos", "extended sos", "extended strength of schedule", title="ESoS",
@@ -69,4 +79,4 @@ def cobra_esos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
             notes.append(f"  v {o}: SoS {number_text(sos[o])}" + (f", weight {number_text(w)}" if w != 1 else ""))
         if not terms:
             notes.append("  no opponents yet: 0")
-    return _weighted_mean(terms, sos)
+    return _weighted_mean(ctx, terms, sos, ctx.whole_values("cobra_sos"))

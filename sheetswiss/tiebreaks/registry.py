@@ -266,6 +266,8 @@ class Context:
     _memo: dict[str, dict[PlayerId, Fraction]] = field(default_factory=dict, repr=False)
     _whole_memo: dict[str, tuple[dict[PlayerId, int], int]] = field(default_factory=dict, repr=False)
     _met_memo: dict[PlayerId, dict[PlayerId, list[int]]] = field(default_factory=dict, repr=False)
+    _some_memo: dict[str, dict[PlayerId, Fraction]] = field(default_factory=dict, repr=False)
+    """Values :meth:`value` computed one player at a time, which :meth:`values` takes over."""
 
     @classmethod
     def of(cls, event: Event, *, through: int | None = None,
@@ -420,26 +422,33 @@ class Context:
         if name not in self._memo:
             fn = TIEBREAKS[name].value
             assert fn is not None, f"{name} is computed on a tied group"
-            self._memo[name] = {x: fn(self, x, None) for x in self.players}
+            some = self._some_memo.pop(name, {})
+            self._memo[name] = {x: some[x] if x in some else fn(self, x, None) for x in self.players}
         return self._memo[name]
 
     def value(self, name: str, x: PlayerId) -> Fraction:
         """Player ``x``'s value of the per-player tiebreak ``name``: from :meth:`values` when every player's
-        is known already, else computed for ``x`` alone."""
+        is known already, else computed for ``x`` alone (and kept for :meth:`values`)."""
         known = self._memo.get(name)
         if known is not None:
             return known[x]
-        fn = TIEBREAKS[name].value
-        assert fn is not None, f"{name} is computed on a tied group"
-        return fn(self, x, None)
+        some = self._some_memo.setdefault(name, {})
+        if x not in some:
+            fn = TIEBREAKS[name].value
+            assert fn is not None, f"{name} is computed on a tied group"
+            some[x] = fn(self, x, None)
+        return some[x]
 
     def whole_values(self, name: str) -> tuple[dict[PlayerId, int], int]:
         """:meth:`values` over one common denominator, for fast exact means: (numerators, denominator)."""
         if name not in self._whole_memo:
-            values = self.values(name)
-            den = math.lcm(*{v.denominator for v in values.values()}) if values else 1
-            self._whole_memo[name] = {x: int(v * den) for x, v in values.items()}, den
+            self._whole_memo[name] = _over_one_denominator(self.values(name))
         return self._whole_memo[name]
+
+    @cached_property
+    def cobra_whole_per_round(self) -> tuple[dict[PlayerId, int], int]:
+        """:attr:`cobra_points_per_round` over one common denominator, as :meth:`whole_values`."""
+        return _over_one_denominator(self.cobra_points_per_round)
 
     def head_to_head(self, x: PlayerId) -> dict[PlayerId, list[int]]:
         """Points (``1/unit``) ``x`` scored against each opponent in games over the board.
@@ -469,6 +478,8 @@ class Context:
     def cobra_played(self) -> dict[PlayerId, Fraction]:
         """Cobra's rounds played: the weights of the player's rounds Cobra would have a pairing for (RULES.md 4.12)."""
         weight = self.settings.round_weight
+        if not self.settings.round_weights:  # every round weighs 1: the rounds counted
+            return {x: Fraction(sum(1 for r in rs if r.kind not in _UNPAIRED)) for x, rs in self.records.items()}
         return {x: sum((weight(r.round) for r in rs if r.kind not in _UNPAIRED), Fraction(0))
                 for x, rs in self.records.items()}
 
@@ -490,6 +501,12 @@ class Context:
         names = sorted(self.records)
         random.Random(f"{self.settings.seed}:standings:0").shuffle(names)
         return {x: i for i, x in enumerate(names, start=1)}
+
+
+def _over_one_denominator(values: Mapping[PlayerId, Fraction]) -> tuple[dict[PlayerId, int], int]:
+    """``values`` as whole numerators over their least common denominator: (numerators, denominator)."""
+    den = math.lcm(*{v.denominator for v in values.values()}) if values else 1
+    return {x: int(v * den) for x, v in values.items()}, den
 
 
 _UNPAIRED = frozenset({RoundKind.LATE, RoundKind.ABSENT, RoundKind.ZERO_BYE})
