@@ -54,6 +54,10 @@ player's nearest partners without a colour or side cost as its clean ones. Both 
 players (due White or Black; side bias below or above 0) in order: between two sorted rows of players the
 cheapest matching by a convex cost of distance keeps their order, so the candidate graph also holds each
 player's partners of nearby rank in the other class (:meth:`Solver._colour_ranks`, :meth:`Solver._side_ranks`).
+Under ``colours: alternate`` with ``slide`` each large group starts from its ring (:meth:`Solver._colour_ring`):
+the slide's pattern cost is a distance on a circle, so the group's two colour classes meet by a circular
+transport whose cheapest assignment and potentials have a closed form; G' holds its pairs and, where many pairs
+tie with them at the pattern level, each player's partners of lowest draw.
 Under ``sides: single`` the side cost sits at the score level, and pairs of equal bias cost more than a
 float: floats are everywhere, so there are no boundary duals. Every field size goes through the sparse engine:
 
@@ -514,6 +518,9 @@ class Solver:
           -phi(place))``, which covers both of its roles; phi is shifted by the constant that makes that minimum
           the antipode's for every source. Then every pair of the ring keeps its pattern level's constraint,
           and the ring's pairs are tight at it; times twice the pattern multiplier, plus the lift.
+        * **Neutral players** (due a colour that a hard limit forbids) cost the preference level with anyone, and
+          two of them whose only colours differ cost it once: they get half of it (about the lift), so that such
+          pairs are tight at that level, and G' takes every such pair of the group.
 
         Only the start depends on this: the draws, the floats and rematches are for the solve, and the
         certificate makes the result exact whatever the start."""
@@ -585,8 +592,11 @@ class Solver:
         value = np.minimum(phi[anti] + shift, -phi[pos] - shift)
         value[sink_only] = -phi[pos[sink_only]] - shift
         twice = 2 * c.multipliers[PATTERN]
-        pref = 2 * c.multipliers[COLOUR_PREF]
-        lifts = np.where(~own, pref - lift, np.where(side == major, lift, -lift))
+        lifts = np.where(~own, c.multipliers[COLOUR_PREF] & ~1, np.where(side == major, lift, -lift))
+        forced_white, forced_black = np.nonzero(~own & (side == 1))[0], np.nonzero(~own & (side == 2))[0]
+        if len(forced_white) and len(forced_black):  # two neutral players of opposite colours meet for one
+            held = np.array(nodes, dtype=np.int64)
+            self._extra.append(_product(held[forced_white].tolist(), held[forced_black].tolist()))
         pot = {v: twice * int(x) + int(y) for v, x, y in zip(nodes, value.tolist(), lifts.tolist())}
         pairs = [(nodes[a], nodes[b]) for a, b in zip(src.tolist(), snk.tolist())]
         self._ring_draws(np.array(nodes, dtype=np.int64)[src], np.array(nodes, dtype=np.int64)[snk],
