@@ -76,6 +76,7 @@ from sheetswiss.pairing.levels import (
 )
 from sheetswiss.pairing.state import round_state
 from sheetswiss.results import Result
+from sheetswiss.scoring import scale_for
 from sheetswiss.settings import Settings
 
 
@@ -135,6 +136,7 @@ def build(size: int, shape: Shape, seed: int = 1, *, history_by: str = "greedy",
                               dropped=drop is not None, dropped_after=drop))
     settings = Settings(seed=seed, **shape.settings)
     double = settings.sides == "double"
+    game_based = scale_for(settings).game_based  # as the Results tab is read: magic's 1-0 is one game to none
     rating = {p.name: p.rating or 0 for p in players}
     score: dict[str, float] = {p.name: 0.0 for p in players}
     bias: dict[str, int] = {p.name: 0 for p in players}
@@ -144,8 +146,8 @@ def build(size: int, shape: Shape, seed: int = 1, *, history_by: str = "greedy",
 
     def add(round_: int, table: int | None, a: str, b: str | None, text: str) -> None:
         row = len(games) + 2
-        games.append(Game(round=round_, table=table, a=a, b=b, result=Result.parse(text), row=row,
-                          cell=f"Results!E{row}"))
+        result = Result.parse(text, game_based=game_based)
+        games.append(Game(round=round_, table=table, a=a, b=b, result=result, row=row, cell=f"Results!E{row}"))
 
     def play(a: str, b: str) -> str:
         roll = rng.random()

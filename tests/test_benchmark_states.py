@@ -1,5 +1,6 @@
 """The benchmark's state builder (benchmarks/pairing.py): every history maker gives an event whose rounds
-seat each playing player exactly once, and the engine pairs its next round proven optimal without a rematch.
+seat each playing player exactly once, and the engine pairs its next round proven optimal without a rematch;
+the event is the one its workbook (benchmarks/command.py) reads back as.
 Small fields only; the benchmark itself is not run here."""
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from types import ModuleType
 
 import pytest
 
+from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.pairing import pair_round
+from sheetswiss.workbook.parse import parse_event
 
 
-def _benchmark() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "pairing.py"
-    spec = importlib.util.spec_from_file_location("benchmark_pairing", path)
+def _benchmark(name: str = "pairing") -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
@@ -51,3 +54,11 @@ def test_the_default_state_does_not_depend_on_the_new_options() -> None:
     shape = BENCH.SHAPES["late"]
     assert BENCH.build(60, shape) == BENCH.build(60, shape, 1, history_by="greedy", results="rated",
                                                  draws=shape.draws, round_=shape.rounds + 1)
+
+
+@pytest.mark.parametrize("state", ["late", "colours", "single", "double"])
+def test_the_state_is_what_its_workbook_reads_back_as(state: str, tmp_path: Path) -> None:
+    built = _benchmark("command").write_workbook(tmp_path / "event.xlsx", 30, 2, state)
+    parsed = parse_event(ExcelBackend(tmp_path / "event.xlsx").read())
+    assert parsed.players == built.players
+    assert parsed.games == built.games
