@@ -128,6 +128,9 @@ _HIGH = 24
 """Inside a group the check pairs this many players of the highest potentials with everyone."""
 _REFINE = 4
 """Rounds in which a ring's surplus players of its more frequent colour are chosen again (:meth:`_colour_ring`)."""
+_SURPLUS = 5
+"""The rings start the solve only while fewer than one ring pair in this many meets two players due the same
+colour (:meth:`_colour_rings`)."""
 _TIGHT_SPAN = 96
 """Places along a ring within which G' looks for pairs that tie the ring's pattern level (:meth:`_ring_draws`)."""
 _LOWEST = 4
@@ -446,7 +449,10 @@ class Solver:
     def _colour_rings(self) -> tuple[np.ndarray, np.ndarray]:
         """Under ``colours: alternate`` with ``slide``: each score group's ring (:meth:`_colour_ring`), set aside the
         float that each odd boundary expects (:meth:`_floaters`); G' takes each ring pair and, for the k-th player
-        of a ring's first class, the players of ranks k - ``_WINDOW`` to k + ``_WINDOW`` of its second class."""
+        of a ring's first class, the players of ranks k - ``_WINDOW`` to k + ``_WINDOW`` of its second class. Where
+        more than one ring pair in ``_SURPLUS`` meets players due the same colour (rounds whose colours piled up one
+        colour in whole groups), the rings are dropped and :meth:`_matcher` starts from the ideal pairs: the ring's
+        potentials price those pairs loosely, and their searches cost more than the ring saves."""
         c = self.c
         self._floats = self._floaters()
         away = {v for pair in self._floats for v in pair}
@@ -463,6 +469,9 @@ class Solver:
             rank %= max(1, len(pairs))
             rows.append(np.broadcast_to(pairs[:, :1], rank.shape).reshape(-1))
             cols.append(pairs[rank.reshape(-1), 1])
+        surplus = sum(1 for pairs, _ in self._rings for u, v in pairs if c.due[u] == c.due[v])
+        if surplus * _SURPLUS > sum(len(pairs) for pairs, _ in self._rings):
+            self._rings, self._extra, rows, cols = [], [], [], []
         rows.extend(i for i, _ in self._extra)
         cols.extend(j for _, j in self._extra)
         if not rows:
