@@ -135,6 +135,23 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
     rows: dict[PlayerId, list[RoundRecord | None]] = {p.name: [None] * n for p in event.players}
     matches: dict[tuple[PlayerId, int], list[_Game]] = {}  # sides double: a round's games, for _match
 
+    typed: dict[tuple[str, tuple[int, int, int]], tuple[Fraction, Fraction]] = {}
+    classes: dict[tuple[int, int, int], tuple[str, str] | None] = {}
+
+    def typed_points(cls: str, games: tuple[int, int, int]) -> tuple[Fraction, Fraction]:
+        """The ranking and pairing points of a game typed with a game score, worked out once per distinct
+        score (a large event types the same few scores over and over)."""
+        key = (cls, games)
+        if key not in typed:
+            typed[key] = ranking.points(cls, games), pairing.points(cls, games)
+        return typed[key]
+
+    def typed_classes(games: tuple[int, int, int]) -> tuple[str, str] | None:
+        """:meth:`~sheetswiss.scoring.Scale.typed_classes`, once per distinct score."""
+        if games not in classes:
+            classes[games] = ranking.typed_classes(games)
+        return classes[games]
+
     def record(player: PlayerId, r: int, kind: RoundKind, cls: str, opponent: PlayerId | None = None,
                side: int | None = None, games: tuple[int, int, int] | None = None,
                scores: tuple[Fraction, Fraction] | None = None) -> None:
@@ -143,7 +160,7 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
             points = ranking.margin_points(margin) if ranking.bands else plain_ranking[kind, cls]
             pairing_points = pairing.margin_points(margin) if pairing.bands else plain_pairing[kind, cls]
         elif games is not None:
-            points, pairing_points = ranking.points(cls, games), pairing.points(cls, games)
+            points, pairing_points = typed_points(cls, games)
         elif opponent is None:
             points, pairing_points = alone_ranking[kind, cls], alone_pairing[kind, cls]
         else:
@@ -190,7 +207,7 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
         elif ga is not None:
             gb = (ga[1], ga[0], ga[2])
             try:
-                ca, cb = ranking.typed_classes(ga) or (ca, cb)
+                ca, cb = typed_classes(ga) or (ca, cb)
             except SheetswissError as e:
                 raise SheetswissError(f"{g.cell}: {e}") from None
         record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga, sa)
