@@ -584,3 +584,26 @@ def test_colours_from_each_groups_ring_are_exact(n: int, seed: int) -> None:
             low, high = min(p, q), max(p, q)
             assert costs.pattern_cost(g, np.array([low]), np.array([high]))[0] == min(gap, 2 * half - gap)
     _check_round(event)
+
+
+@pytest.mark.parametrize("n,seed", [(40, 31), (41, 32)])
+def test_every_player_has_partners_in_the_candidate_graph(n: int, seed: int) -> None:
+    """Late in a small event the groups at the bottom hold one or two players who have met everyone near
+    them: each player still starts with ``2 * _WINDOW + 1`` partners in G' (or every allowed one), so no
+    search has to grow over the whole field, and the round is the complete graph's minimum."""
+    event = _event(n, seed, drops=False)
+    result = random_results(seed)
+    want = 2 * solver._WINDOW + 1
+    for _ in range(n // 3):
+        state = round_state(event, event.paired_rounds + 1)
+        pool = state.bye_eligible or frozenset(state.order)
+        costs = Costs(event, state, pool, False)
+        graph = Solver(costs)
+        everyone = np.arange(costs.nodes, dtype=np.int64)
+        for v in range(costs.n):
+            others = everyone[everyone != v]
+            allowed = int(costs.allowed_many(np.minimum(others, v), np.maximum(others, v)).sum())
+            partners = sum(1 for pair in graph.edges if v in pair)
+            assert partners >= min(want, allowed)
+        _check_round(event)
+        event = add_round(event, pair_round(event), result)

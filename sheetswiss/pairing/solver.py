@@ -12,8 +12,9 @@ it finds is the minimum over all of G, by linear-programming duality:
   a pair inside a group, so the search below stays local.
 * **Candidate graph.** G' holds, inside each group, every player's partners near its ideal position
   (``slide``: p + h and p - h; ``fold``: size - 1 - p) and the nearest clean ones beyond (no rematch, no
-  shared club); across adjacent groups each upper player with the best floats; small groups whole; and
-  bye candidates from the bottom.
+  shared club); across adjacent groups each upper player with the best floats; small groups whole;
+  bye candidates from the bottom; and any player still left with few partners (late in an event, a lone
+  player at the bottom who has met everyone near) its nearest allowed ones in the ranking.
 * **Primal-dual solve.** G' is solved exactly for ``c'`` by Edmonds' blossom algorithm (:mod:`.blossom`),
   started from closed-form duals: the allowed ideal pairs matched under a "staircase" of potentials,
   lower for the upper half of a group and stepping down group by group, so that floats and pattern
@@ -412,6 +413,31 @@ class Solver:
                     break
             proposed.append(_product(list(chosen), [c.bye]))
         self._add(np.concatenate([a for a, _ in proposed]), np.concatenate([b for _, b in proposed]))
+        self._add_nearest()
+
+    def _add_nearest(self) -> None:
+        """Every player with fewer than ``2 * _WINDOW + 1`` partners in G' gets its nearest allowed ones in the
+        ranking order (by score, then rank) until it has that many. Late in an event a small group at the bottom
+        may have met everyone the rules above give it (a lone last player who met the two groups above): with
+        no partner in G' at all, the first search would grow over the whole field and widen every row."""
+        c = self.c
+        want = 2 * _WINDOW + 1
+        ends = np.array(list(self.edges), dtype=np.int64).reshape(-1)
+        degree = np.bincount(ends, minlength=c.nodes)
+        for v in np.nonzero(degree[:c.n] < want)[0].tolist():
+            reach = 4 * want
+            while True:
+                near = np.arange(max(0, v - reach), min(c.n, v + reach + 1), dtype=np.int64)
+                near = near[near != v]
+                near = near[np.argsort(np.abs(near - v), kind="stable")]
+                mine = np.full(len(near), v, dtype=np.int64)
+                fresh = c.allowed_many(np.minimum(mine, near), np.maximum(mine, near))
+                fresh &= np.array([(min(v, u), max(v, u)) not in self.edges for u in near.tolist()], dtype=bool)
+                taken = near[fresh][:want - int(degree[v])]
+                if len(taken) >= want - degree[v] or len(near) >= c.n - 1:
+                    break
+                reach *= 2
+            self._add(np.full(len(taken), v, dtype=np.int64), taken)
 
     def _colour_ranks(self, mem: Sequence[int], half: int) -> tuple[np.ndarray, np.ndarray]:
         """Under ``colours: alternate``: the pattern pairs the upper half of a group with the lower half, and
