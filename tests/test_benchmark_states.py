@@ -33,8 +33,10 @@ HAS_SWISSPAIR = importlib.util.find_spec("swisspair") is not None
 
 
 @pytest.mark.parametrize("state", ["late", "colours", "single", "double", "drops"])
-@pytest.mark.parametrize("history_by", [h for h in BENCH.HISTORIES if h != "swisspair" or HAS_SWISSPAIR])
+@pytest.mark.parametrize("history_by", BENCH.HISTORIES)
 def test_every_history_seats_each_player_once_a_round(state: str, history_by: str) -> None:
+    if history_by == "swisspair" and not HAS_SWISSPAIR:  # `.[test]` installs it where PyPI has a wheel
+        pytest.skip("swisspair has wheels for Linux only")
     event = BENCH.build(41, BENCH.SHAPES[state], 5, history_by=history_by, results="coin", draws=0.35,
                         round_=7)
     assert event.paired_rounds == 6
