@@ -23,7 +23,7 @@ from sheetswiss.pairing.costs import Costs
 from sheetswiss.pairing.levels import CLUB, COLOUR_HARD, RANDOM, SCORE, colour_ok, side_cost
 from sheetswiss.pairing.matching import min_cost_perfect_matching
 from sheetswiss.pairing.state import RoundState, round_state
-from sheetswiss.pairing.swiss import _orient, _solve
+from sheetswiss.pairing.swiss import Pairing, _orient, _solve
 from sheetswiss.settings import Settings, parse_settings
 from sheetswiss.workbook.parse import parse_event
 from sheetswiss.workbook.render import pairings_tab
@@ -153,16 +153,34 @@ def test_single_sided_forty_players_eight_rounds() -> None:
             assert (a, b) in assignments and (b, a) in assignments
 
 
+def _second_meetings_said(event: Event, pairing: Pairing) -> int:
+    """The command's remark names exactly the tables whose two players met before with the other sides
+    (RULES.md 3: allowed, and said, as a GM would otherwise read "no rematches" as "never met")."""
+    before = {(g.a, g.b) for g in event.games if g.b is not None}
+    again = [(t.a, t.b) for t in pairing.tables
+             if t.b is not None and (t.b, t.a) in before and (t.a, t.b) not in before]
+    said = [r for r in pairing.remarks if "second meeting" in r]
+    if not again:
+        assert said == []
+        return 0
+    assert len(said) == 1 and said[0].startswith(f"{len(again)} second meeting(s) with sides reversed")
+    assert all(f"{a} v {b}" in said[0] for a, b in again[:5])
+    return len(again)
+
+
 def test_single_sided_small_field_meets_twice_and_then_rematches() -> None:
     """Four players, eight rounds: six pairs x two assignments = 12 games, exactly enough for six rounds;
     after that the pairs repeat as declared rematches."""
     event = make_event(["a", "b", "c", "d"], seed=2, sides="single", points="hct")
     result = random_results(2, draws=False)
+    seconds = 0
     for r in range(1, 9):
         pairing = pair_round(event)
         assert check_pairing(event, pairing) == []
         assert bool(pairing.rematches) == (r > 6)
+        seconds += _second_meetings_said(event, pairing)
         event = add_round(event, pairing, result)
+    assert seconds == 6  # each of the six pairs once more, the other way round, before the rematches
     first_six = Counter((g.a, g.b) for g in event.games if g.round <= 6)
     assert len(first_six) == 12 and max(first_six.values()) == 1
 

@@ -232,6 +232,7 @@ def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str],
     tables: list[Table] = []
     rematches: list[tuple[PlayerId, PlayerId]] = []
     avoided: list[tuple[PlayerId, PlayerId]] = []
+    again: list[tuple[PlayerId, PlayerId]] = []
     groups = len(state.group_members)
     explanation = [f"Round {state.round}: {n} players in {groups} score group{'' if groups == 1 else 's'}; "
                    f"cost levels {', '.join(LEVELS)}"]
@@ -250,6 +251,8 @@ def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str],
         elif levels[i, j][REMATCH]:
             rematches.append((a, b))
             note = (note + "; " if note else "") + "rematch: no pairing avoids every rematch"
+        elif solved.costs.mode == "sides" and (b, a) in state.played:  # met the other way round (RULES.md 3)
+            again.append((a, b))
         tables.append(Table(number, a, b, tuple(levels[i, j]), note))
         lines[number] = (f"Table {number}: {a} ({state.scores[a]}) v {b} ({state.scores[b]}), "
                          f"cost [{_costs(levels[i, j])}]" + (f"; {note}" if note else ""))
@@ -266,8 +269,13 @@ def _pairing(event: Event, state: RoundState, solved: _Solved, notes: list[str],
         notes.append(f"{len(avoided)} pair(s) of the Avoid tab could not be kept apart: "
                      + "; ".join(f"{a} v {b} ({state.avoided[frozenset((a, b))].reason})" for a, b in avoided))
     explanation.extend(_avoid_lines(state, tables, would_meet))
+    remarks = numbering.remarks
+    if again:
+        shown = "; ".join(f"{a} v {b}" for a, b in again[:5])
+        shown += f"; and {len(again) - 5} more" if len(again) > 5 else ""
+        remarks = (*remarks, f"{len(again)} second meeting(s) with sides reversed, as sides: single allows: {shown}")
     return Pairing(state.round, tuple(tables), dict(state.scores), state.not_paired, tuple(rematches),
-                   tuple(notes), numbering.remarks, explanation=tuple(explanation + [f"Note: {x}" for x in notes]),
+                   tuple(notes), remarks, explanation=tuple(explanation + [f"Note: {x}" for x in notes]),
                    avoided=tuple(avoided))
 
 
