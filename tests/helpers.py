@@ -7,9 +7,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from sheetswiss import api
 from sheetswiss.backends.base import Value
 from sheetswiss.backends.excel import ExcelBackend
+from sheetswiss.cli import cli
 from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import Pairing, pair_round
 from sheetswiss.results import Result
@@ -100,3 +103,20 @@ def type_results(path: Path, result: Callable[[str, str], str]) -> None:
     backend.fill_cells("Results", {
         g.cell.split("!")[1]: result(g.a, g.b)
         for g in event.games_in(event.paired_rounds) if g.b is not None and g.result is None})
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """The exit code, standard output and standard error of ``sheetswiss ARGS``, run in this process."""
+    result = CliRunner().invoke(cli, list(args), env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def refused(path: Path, *args: str) -> str:
+    """The one error line of a refused command (without "Error: "): exit 2, no traceback, and the workbook
+    at ``path`` byte-identical."""
+    before = path.read_bytes()
+    code, _, err = run(*args)
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("Error: ") and "Traceback" not in err, err
+    assert path.read_bytes() == before
+    return err.strip().removeprefix("Error: ")

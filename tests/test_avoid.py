@@ -9,18 +9,16 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.cli import cli
 from sheetswiss.errors import SheetswissError
 from sheetswiss.model import AvoidPair, Event
 from sheetswiss.pairing import check_pairing, pair_round
 from sheetswiss.workbook.parse import parse_event
 
-from .helpers import add_round, make_event, new_workbook, random_results, type_results
+from .helpers import add_round, make_event, new_workbook, random_results, refused, run, type_results
 
 
 def add_avoid(path: Path, rows: Sequence[tuple[object, ...]], header: tuple[str, ...] = ("Player", "Player", "Why")
@@ -36,19 +34,18 @@ def add_avoid(path: Path, rows: Sequence[tuple[object, ...]], header: tuple[str,
     wb.save(path)
 
 
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
-def refused(path: Path, *args: str) -> str:
-    """The one error line of a refused command; exit 2 and the workbook byte-identical."""
-    before = path.read_bytes()
-    code, _, err = run(*args)
-    assert code == 2, err
-    assert path.read_bytes() == before
-    assert err.count("\n") == 1 and err.startswith("Error: "), err
-    return err.removeprefix("Error: ").strip()
+def new_club_event(path: Path) -> None:
+    """The README's club event: a new workbook of seed 18 with the demo's 40 players and 8 rounds."""
+    from sheetswiss.demo import _players
+
+    from .test_readme import fill
+
+    assert run("new", str(path), "--seed", "18")[0] == 0
+    players = _players(2026, 40)
+    fill(path, "Players", {"A": [p[0] for p in players], "B": [p[1] for p in players],
+                           "C": [p[2] for p in players]}, {"rounds": 8})
 
 
 FORTY = [(f"Player {i:02d}", 2400 - 10 * i) for i in range(1, 41)]
@@ -233,15 +230,10 @@ def test_matchings_helper_counts() -> None:
 
 def test_the_readme_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The README's club event: 40 players of the demo's list, the sisters' and brothers' Avoid rows."""
-    from sheetswiss.demo import _players
-
-    from .test_readme import check, fill
+    from .test_readme import check
 
     monkeypatch.chdir(tmp_path)
-    assert run("new", "club.xlsx", "--seed", "18")[0] == 0
-    players = _players(2026, 40)
-    fill(Path("club.xlsx"), "Players", {"A": [p[0] for p in players], "B": [p[1] for p in players],
-                                        "C": [p[2] for p in players]}, {"rounds": 8})
+    new_club_event(Path("club.xlsx"))
     assert "    3  Caro Haas  v  Lea Haas" in run("pair", "club.xlsx", "--dry-run")[1].splitlines()
     add_avoid(Path("club.xlsx"), [("Caro Haas", "Lea Haas", "sisters"), ("milo fox", "Ivo Fox", "brothers")])
     check("sheetswiss pair club.xlsx --explain --dry-run")

@@ -7,26 +7,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GoogleSheetsBackend, RewritingSession
-from sheetswiss.cli import cli
 from sheetswiss.standings import compute_standings
 from sheetswiss.workbook.parse import parse_event
 
 from .fake_sheets import FakeSheets
-from .helpers import new_workbook, random_results, type_results
+from .helpers import new_workbook, random_results, run, type_results
 
 NOW = dt.datetime(2026, 7, 30, 9, 0)
 KEY = "1FakeSheetKeyForSheetswissTests0123456789"
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def paired(path: Path, round_: int) -> set[str]:

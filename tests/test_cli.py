@@ -9,20 +9,13 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from click.testing import CliRunner
 
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.xlsx import Package
-from sheetswiss.cli import cli
 from sheetswiss.history import history
 from sheetswiss.workbook.parse import parse_event
 
-from .helpers import new_workbook, random_results, type_results
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
+from .helpers import new_workbook, random_results, run, type_results
 
 
 def players(n: int) -> list[tuple[object, ...]]:

@@ -20,22 +20,7 @@ from sheetswiss.pairing import pair_round, round_state
 from sheetswiss.results import Result
 from sheetswiss.workbook.parse import parse_event
 
-from .helpers import add_round, make_event, new_workbook, random_results, type_results
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
-
-
-def refused(path: Path, *args: str) -> str:
-    before = path.read_bytes()
-    code, _, err = run(*args)
-    assert code == 2, err
-    assert path.read_bytes() == before
-    assert err.count("\n") == 1 and err.startswith("Error: "), err
-    return err.removeprefix("Error: ").strip()
-
+from .helpers import add_round, make_event, new_workbook, random_results, refused, run, type_results
 
 ELEVEN = [(f"Player {i:02d}", 2000 - 10 * i) for i in range(1, 12)]
 
@@ -269,17 +254,12 @@ def test_check_takes_no_other_flag(tmp_path: Path, flag: str) -> None:
 
 def test_the_readme_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The README's club event (as in test_avoid and test_fixed_tables), round 1 paired, then a swap."""
-    from sheetswiss.demo import _players
-
-    from .test_avoid import add_avoid
+    from .test_avoid import add_avoid, new_club_event
     from .test_fixed_tables import fix_tables
-    from .test_readme import check, fill
+    from .test_readme import check
 
     monkeypatch.chdir(tmp_path)
-    assert run("new", "club.xlsx", "--seed", "18")[0] == 0
-    players = _players(2026, 40)
-    fill(Path("club.xlsx"), "Players", {"A": [p[0] for p in players], "B": [p[1] for p in players],
-                                        "C": [p[2] for p in players]}, {"rounds": 8})
+    new_club_event(Path("club.xlsx"))
     add_avoid(Path("club.xlsx"), [("Caro Haas", "Lea Haas", "sisters"), ("milo fox", "Ivo Fox", "brothers")])
     fix_tables(Path("club.xlsx"), {"Omar Lima": 1})
     assert run("pair", "club.xlsx")[0] == 0

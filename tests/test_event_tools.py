@@ -7,16 +7,11 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from click.testing import CliRunner
 
 from sheetswiss import demo
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.cli import cli
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
+from .helpers import run
 
 
 @pytest.fixture(scope="module")

@@ -19,35 +19,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.cli import cli, error_log
+from sheetswiss.cli import error_log
 
-from .helpers import new_workbook
+from .helpers import new_workbook, refused, run
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), env=env)
-    return result.exit_code, result.stdout, result.stderr
-
 
 def players(n: int) -> list[tuple[object, ...]]:
     return [(f"Player {i:03d}",) for i in range(1, n + 1)]
 
-
-def refused(path: Path, *args: str) -> str:
-    """The one line of a command that exits 2 and leaves ``path`` byte-identical."""
-    before = path.read_bytes()
-    code, _, err = run(*args)
-    assert code == 2, err
-    assert err.count("\n") == 1 and err.startswith("Error: ") and "Traceback" not in err
-    assert path.read_bytes() == before
-    return err.strip().removeprefix("Error: ")
 
 
 @contextlib.contextmanager

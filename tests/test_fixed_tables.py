@@ -7,12 +7,10 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.cli import cli
 from sheetswiss.fixed_tables import number_tables, reserved_tables
 from sheetswiss.model import Player
 from sheetswiss.pairing import check_pairing, pair_round
@@ -20,12 +18,7 @@ from sheetswiss.seating import seat_heat
 from sheetswiss.settings import Settings
 from sheetswiss.workbook.parse import parse_event
 
-from .helpers import add_round, make_event, new_workbook, random_results, type_results
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
+from .helpers import add_round, make_event, new_workbook, random_results, run, type_results
 
 
 def fix_tables(path: Path, tables: dict[str, int], header: str = "Table") -> None:
@@ -190,16 +183,11 @@ def test_seat_through_the_command_keeps_a_fixed_table(tmp_path: Path, count: int
 
 def test_the_readme_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The README's club event (as in test_avoid), with Omar Lima fixed to table 1."""
-    from sheetswiss.demo import _players
-
-    from .test_avoid import add_avoid
-    from .test_readme import check, fill
+    from .test_avoid import add_avoid, new_club_event
+    from .test_readme import check
 
     monkeypatch.chdir(tmp_path)
-    assert run("new", "club.xlsx", "--seed", "18")[0] == 0
-    players = _players(2026, 40)
-    fill(Path("club.xlsx"), "Players", {"A": [p[0] for p in players], "B": [p[1] for p in players],
-                                        "C": [p[2] for p in players]}, {"rounds": 8})
+    new_club_event(Path("club.xlsx"))
     add_avoid(Path("club.xlsx"), [("Caro Haas", "Lea Haas", "sisters"), ("milo fox", "Ivo Fox", "brothers")])
     fix_tables(Path("club.xlsx"), {"Omar Lima": 1})
     check("sheetswiss pair club.xlsx --dry-run")

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,12 +18,11 @@ from sheetswiss import api
 from sheetswiss.backends.base import Append, Changes, Tab, Update, column_index, column_letter
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GUARD_TAB, GoogleSheetsBackend, RewritingSession
-from sheetswiss.cli import cli
 from sheetswiss.errors import BadWorkbook, SheetswissError
 from sheetswiss.workbook.parse import parse_event
 
 from .fake_sheets import FakeSheets, Fault
-from .helpers import random_results
+from .helpers import random_results, run
 
 KEY = "1FakeSheetKeyForSheetswissTests0123456789"
 NOW = dt.datetime(2026, 7, 30, 9, 0)
@@ -37,10 +35,6 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSheets]:
         server.create(KEY)
         yield server
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def backend(fake: FakeSheets, **kwargs: object) -> GoogleSheetsBackend:

@@ -7,18 +7,14 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from click.testing import CliRunner
 
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.cli import cli
+
+from .helpers import run
 
 NAMES = ["Rita", "Sam", "Tom", "Uma", "Vic", "Wes"]
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def heat_workbook(tmp_path: Path, names: list[str], **settings: object) -> Path:

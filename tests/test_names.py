@@ -10,16 +10,14 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.cli import cli
 from sheetswiss.names import FOLDS, Names, _folded_key, name_key, sort_key
 
-from .helpers import new_workbook
+from .helpers import new_workbook, run
 from .test_publish import CHROMIUM, dump
 
 APOSTROPHES = "'\u2019\u2018\u02bc\u00b4`\u2032"
@@ -29,10 +27,6 @@ TYPED = {"José Álvarez": "jose alvarez", "Grace O'Malley": "GRACE O\u2019MALLE
          "Zoë Ng": "Zoe NG"}
 """How a GM types each of PEOPLE: no accents, other case, a curly apostrophe, a double space."""
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def one_line_error(path: Path, *args: str) -> str:

@@ -8,20 +8,15 @@ from pathlib import Path
 
 import click
 import openpyxl
-from click.testing import CliRunner
 
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.cli import cli
 from sheetswiss.tiebreaks import TIEBREAKS
 
-from .helpers import new_workbook, type_results
+from .helpers import new_workbook, run, type_results
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def heat_workbook(tmp_path: Path, names: list[str]) -> Path:

@@ -9,22 +9,15 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from click.testing import CliRunner
 
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GoogleSheetsBackend, RewritingSession
-from sheetswiss.cli import cli
 from sheetswiss.results import ACCEPTED
 from sheetswiss.workbook.parse import parse_event
 
 from .fake_sheets import FakeSheets
-from .helpers import new_workbook, random_results, type_results
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
+from .helpers import new_workbook, random_results, run, type_results
 
 
 def errors(path: Path, *args: str) -> list[str]:

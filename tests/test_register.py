@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl import load_workbook
@@ -15,12 +14,11 @@ from openpyxl import load_workbook
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GoogleSheetsBackend, RewritingSession
-from sheetswiss.cli import cli
 from sheetswiss.names import name_key
 from sheetswiss.workbook.parse import parse_players
 
 from .fake_sheets import FakeSheets
-from .helpers import new_workbook, random_results, type_results
+from .helpers import new_workbook, random_results, run, type_results
 
 KEY = "1FakeSheetKeyForSheetswissTests0123456789"
 NOW = dt.datetime(2026, 7, 30, 9, 0)
@@ -39,10 +37,6 @@ def form_rows() -> list[tuple[object, ...]]:
     rows.append(("7/2/2026 09:10:00", "p07@club.org", "Player 07", "Club 2", "1470", ""))
     return rows
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def xlsx_event(tmp_path: Path, rows: list[tuple[object, ...]] | None = None) -> Path:

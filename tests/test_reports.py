@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl import load_workbook
@@ -15,23 +14,18 @@ from openpyxl import load_workbook
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.backends.gsheets import GoogleSheetsBackend, RewritingSession
-from sheetswiss.cli import cli
 from sheetswiss.reports import flip, reported_result
 from sheetswiss.results import Result
 from sheetswiss.workbook.parse import parse_event
 
 from .fake_sheets import FakeSheets
-from .helpers import new_workbook
+from .helpers import new_workbook, run
 
 NOW = dt.datetime(2026, 7, 30, 9, 0)
 KEY = "1FakeSheetKeyForSheetswissTests0123456789"
 NAMES = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy"]
 HEADER = ("Timestamp", "Round", "Your name", "Your result", "Opponent")
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def tables(path: Path) -> dict[int, tuple[str, str, str]]:

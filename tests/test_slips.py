@@ -9,22 +9,16 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from sheetswiss import api
 from sheetswiss.backends.excel import ExcelBackend
-from sheetswiss.cli import cli
 from sheetswiss.workbook.parse import parse_event
 
-from .helpers import new_workbook
+from .helpers import new_workbook, run
 
 NOW = dt.datetime(2026, 7, 30, 9, 0)
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def event(tmp_path: Path, players: int = 23, **settings: object) -> Path:
