@@ -32,7 +32,7 @@ it finds is the minimum over all of G, by linear-programming duality:
   balance and position (the per-player terms folded into the potentials, so a block whose largest
   potentials stay below its fixed part is cleared at once), with the blossoms' Z, and the bye by a lower
   bound of its cost; only pairs that may fail are checked one by one with their exact cost.
-* **Widening.** Pairs that fail join G' and G' is solved again from the closed-form start; this repeats
+* **Widening.** Pairs that fail join G' and G' is solved again, carrying on from the last solve; this repeats
   until no pair fails (ties at the pattern level, which the seeded draws break inside a shifted group,
   typically take one to three rounds). A search that finds no augmenting path gets its players'
   complete rows; if they have them all, its inner players are a Tutte barrier and G has no perfect
@@ -136,12 +136,6 @@ _TIGHT_SPAN = 96
 """Places along a ring within which G' looks for pairs that tie the ring's pattern level (:meth:`_ring_draws`)."""
 _LOWEST = 4
 """Of those, G' takes each player's this many of lowest draw."""
-_WARM = _MAX_VIOLATIONS
-"""A widening by at most this many pairs carries on from the last solve (each added pair repaired); more
-start afresh from the closed-form duals. Carrying on is the faster at every size measured: at 8,000 players
-under ``colours: alternate`` the first check lists about 20,000 pairs, and the repaired solve frees 2,800
-players where the closed-form start leaves 3,700 free."""
-"""Inside a group the check pairs this many players of the highest potentials with everyone."""
 
 
 def _positive(high: np.ndarray, low: np.ndarray) -> np.ndarray:
@@ -1140,18 +1134,17 @@ class Solver:
     def _settle(self) -> tuple[Matcher, list[tuple[int, int, int]]] | None:
         """Solve G' and widen it by the pairs of G whose dual constraint fails, until none does (no
         violations returned) or the rounds run out (the last violations); ``None`` when G has no perfect
-        matching. A round that adds few pairs carries on from the previous solve, each added pair repaired
-        (:meth:`Matcher.repair`); one that adds many solves afresh from the closed-form start, as repairing
-        the previous duals pair by pair would free many players and make the search rebuild large blossoms
-        over and over. Under ``sides: single`` a widening always carries on: the pairs added there fail at
-        the pattern and draw levels, where a repair frees only players whose searches stay near them, while
-        a fresh start repeats every search of the first solve (at 2,000 players 1.1 CPU seconds against 4.7).
-        Its first solve starts from duals already checked against G, their failing pairs added."""
+        matching. Every widening carries on from the previous solve, each added pair repaired
+        (:meth:`Matcher.repair`): that is the faster at every size measured, as a repair frees only players
+        whose searches stay near them while a fresh start repeats every search of the first solve (under
+        ``colours: alternate`` at 8,000 players the repaired solve frees 2,800 players where the closed-form
+        start leaves 3,700; under ``sides: single`` at 2,000, 1.1 CPU seconds against 4.7). Under ``sides:
+        single`` the first solve starts from duals already checked against G, their failing pairs added."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
         m: Matcher | None = None
         for attempt in range(_ROUNDS):
-            if m is None or (len(bad) > _WARM and self.c.mode != "sides"):
+            if m is None:
                 m = self._matcher()
                 if self.c.mode == "sides" and attempt == 0:  # the start's own violations join G' first
                     early = self._check(m, m.p)
