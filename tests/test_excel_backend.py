@@ -596,3 +596,45 @@ def test_libreoffice_reads_what_the_fast_path_writes_into_its_own_file(tmp_path:
     assert values(saved)["Players"][2] == ("Bo", 1650) and values(saved)["Standings"][1] == (1, "=Ana", WHEN)
     assert ExcelBackend(again).read().tabs == values(again, data_only=True)
     assert openpyxl.load_workbook(again)["Standings"]["A1"].font.b
+
+
+def stored_bytes(path: Path) -> dict[str, tuple[int, int, bytes]]:
+    """Each part's compression method, CRC-32 and the bytes the zip stores it as (from its local header)."""
+    data = path.read_bytes()
+    out = {}
+    with zipfile.ZipFile(path) as z:
+        for info in z.infolist():
+            at = info.header_offset
+            start = at + 30 + int.from_bytes(data[at + 26:at + 28], "little") + int.from_bytes(data[at + 28:at + 30],
+                                                                                              "little")
+            out[info.filename] = (info.compress_type, info.CRC, data[start:start + info.compress_size])
+    return out
+
+
+def test_a_write_copies_the_parts_it_leaves_alone_as_stored(tmp_path: Path) -> None:
+    """The parts a write does not change keep the very bytes the zip held them as, however their program
+    stored them (here: not compressed, and deflated at another level than sheetswiss's); the changed parts are
+    written afresh; every part reads back whole, as zipfile checks it (CRC-32 and sizes)."""
+    (tmp_path / "plain").mkdir()
+    plain = gm_workbook(tmp_path / "plain")
+    other = tmp_path / "other.xlsx"
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(other, "w") as target:
+        for info in source.infolist():
+            kept = zipfile.ZipInfo(info.filename, info.date_time)
+            kept.compress_type = zipfile.ZIP_STORED if info.filename.endswith(".rels") else zipfile.ZIP_DEFLATED
+            target.writestr(kept, source.read(info), compresslevel=9)
+    before, contents = stored_bytes(other), parts(other)
+    ExcelBackend(other).write(Changes(appends=(Append("Results", 5, ((2, 1, "A1", "B2", None),)),),
+                                      tool_tabs=(Tab("Pairings", (("Table", "Player A"), (1, "A1"))),)))
+    after = stored_bytes(other)
+    with zipfile.ZipFile(other) as z:
+        assert z.testzip() is None
+        infos = {i.filename: i for i in z.infolist()}
+    changed = {name for name, data in parts(other).items() if contents.get(name) != data}
+    assert {"xl/worksheets/sheet2.xml", "xl/workbook.xml"} <= changed  # Results appended to; Pairings added
+    kept = set(before) - changed
+    assert {"xl/worksheets/sheet1.xml", "_rels/.rels"} <= kept  # Players (deflated at 9), a stored part
+    assert all(after[name] == before[name] for name in kept)
+    assert all(infos[name].compress_type == before[name][0] for name in before)
+    assert values(other) == values(plain) | {"Results": values(other)["Results"], "Pairings": ((
+        "Table", "Player A"), (1, "A1"))}

@@ -29,7 +29,9 @@ One job per module:
 - :mod:`.reader`: a worksheet's values read from its XML;
 - :mod:`.tool_tabs`: the tool's tabs written whole;
 - :mod:`.gm_tabs`: the GM's tabs patched row by row;
-- :mod:`.package`: the zip's parts, their relationships, :class:`Package` itself.
+- :mod:`.package`: the zip's parts, their relationships, :class:`Package` itself;
+- :mod:`.archive`: the zip itself, read with each part's stored bytes and written copying the unchanged
+  parts as stored.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
 ``xl/_rels/workbook.xml.rels``), reads their values (:mod:`.reader`), applies a :class:`~..base.Changes`
 (:mod:`.tool_tabs`, :mod:`.gm_tabs`, :mod:`.styles`), adds tabs to ``workbook.xml`` and its content types,
 drops the calculation chain (``calcChain.xml``, Excel's cache of formula cells) and asks spreadsheet
-programs to recalculate on open, and writes the zip: unchanged parts as they were read, changed ones
-compressed.
+programs to recalculate on open, and writes the zip (:mod:`.archive`): unchanged parts copied as the zip
+stored them, changed ones compressed.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from openpyxl.writer.theme import theme_xml
 
 from ...errors import BadWorkbook
 from ..base import Changes, Tab, Value, column_index
+from .archive import Part, read_parts, write_parts
 from .gm_tabs import GMSheet, TabEdits
 from .reader import Decoder, SheetValues, read_shared_strings, sheet_data
 from .styles import BLANK_STYLES, Styles
@@ -155,9 +156,12 @@ def _target(source: str, target: str) -> str:
 class Package:
     """The parts of an .xlsx file, changed in memory by :meth:`apply` and written by :meth:`save`."""
 
-    def __init__(self, parts: Mapping[str, bytes], infos: Mapping[str, zipfile.ZipInfo] | None = None) -> None:
+    def __init__(self, parts: Mapping[str, bytes], infos: Mapping[str, zipfile.ZipInfo] | None = None,
+                 stored: Mapping[str, bytes] | None = None) -> None:
         self._parts = dict(parts)
         self._infos = dict(infos or {})
+        self._stored = dict(stored or {})
+        """The bytes the zip held each part as, copied as they are while the part is unchanged."""
         if CONTENT_TYPES not in self._parts:
             raise PackageError(f"no {CONTENT_TYPES}")
         self._changed: set[str] = set()
@@ -196,9 +200,7 @@ class Package:
     @classmethod
     def load(cls, path: Path) -> Package:
         """The package of the .xlsx file at ``path``."""
-        with zipfile.ZipFile(path) as z:
-            infos = [i for i in z.infolist() if not i.is_dir()]
-            return cls({i.filename: z.read(i) for i in infos}, {i.filename: i for i in infos})
+        return cls(*read_parts(path))
 
     @classmethod
     def blank(cls) -> Package:
@@ -441,6 +443,8 @@ class Package:
         for e in self._sheets:
             if e.kind == WORKSHEET_TYPE and e.part in self._parts:
                 text = decoded(self._parts[e.part], e.part)
+                if "mergeCell" not in text:  # most sheets: a plain search, far faster than the pattern below
+                    continue
                 ranges = tuple(re.findall(r'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Z]+\d+:[A-Z]+\d+)"', text))
                 if ranges:
                     found[e.name] = ranges
@@ -468,15 +472,21 @@ class Package:
         return found
 
     def save(self, path: Path) -> None:
-        """Write the package to ``path``: unchanged parts as they were read, changed and new ones compressed."""
+        """Write the package to ``path``: unchanged parts as they were stored (not compressed again), changed
+        and new ones compressed (:mod:`.archive`)."""
         stamp = time.localtime()[:6]
-        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-            for name in self._order():
-                old = self._infos.get(name)
-                info = zipfile.ZipInfo(name, old.date_time if old and name not in self._changed else stamp)
-                info.compress_type = old.compress_type if old else zipfile.ZIP_DEFLATED
-                info.external_attr = old.external_attr if old else 0o644 << 16
-                z.writestr(info, self._parts[name])
+
+        def part(name: str) -> Part:
+            old = self._infos.get(name)
+            if old is None:
+                return Part(name, self._parts[name], stamp, 0o644 << 16)
+            method = zipfile.ZIP_STORED if old.compress_type == zipfile.ZIP_STORED else zipfile.ZIP_DEFLATED
+            if name in self._changed:
+                return Part(name, self._parts[name], stamp, old.external_attr, method)
+            stored = self._stored.get(name)
+            return Part(name, self._parts[name], old.date_time, old.external_attr, method, stored, old.CRC)
+
+        write_parts(path, map(part, self._order()))
 
     def _order(self) -> Iterator[str]:
         """The parts in the order they were read, ``[Content_Types].xml`` first, new parts last."""

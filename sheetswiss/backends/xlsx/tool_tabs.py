@@ -56,6 +56,10 @@ class Kept:
 
 
 def kept_from(old: str) -> Kept:
+    """What the old sheet ``old`` says of its tab. Both elements come before the cells (``sheetPr`` and
+    ``sheetViews`` precede ``sheetData`` in the schema), so only the text before the cells is searched."""
+    data = re.search(r"<(?:\w+:)?sheetData\b", old)
+    old = old[:data.start()] if data else old
     view = re.search(r"<(?:\w+:)?sheetView\b[^>]*>", old)
     colour = re.search(r"<(?:\w+:)?tabColor\b([^>]*?)/?>", old)
     selected = view is not None and tag_attributes(view[0]).get("tabSelected") in ("1", "true")
