@@ -24,7 +24,7 @@ from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import pair_round, solver
 from sheetswiss.pairing.blossom import Matcher, Nesting
 from sheetswiss.pairing.costs import Costs, pair_draw, player_keys
-from sheetswiss.pairing.levels import RANDOM, SCORE
+from sheetswiss.pairing.levels import COLOUR_HARD, RANDOM, SCORE
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
 from sheetswiss.pairing.solver import Solver
 from sheetswiss.pairing.state import round_state
@@ -548,6 +548,43 @@ def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, s
     failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
                if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
     assert failing  # the case occurred: the first candidate graph misses pairs
+    assert listed == failing
+
+
+def test_a_player_far_above_the_rest_leaves_the_others_to_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players whose every pair breaks a colour hard limit (RULES.md 2.10) get potentials about that level above
+    the rest of their group; from 8,000 players that level is beyond the check's two 64-bit halves (``_WIDE``),
+    lowered here so that it is at 200. The check still lists exactly the failing pairs of the complete graph,
+    and only those players' own rows go pair by pair: the rest of each block stays in numpy, where taking the
+    potentials relative to the largest sent whole blocks pair by pair."""
+    event = _careless_colours(200, 7, 6, "slide")
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    m = solver_._matcher()
+    assert not m.run()
+    wide = costs.multipliers[COLOUR_HARD] // 4
+    monkeypatch.setattr(solver, "_WIDE", wide)
+    middle = sorted(m.p)[len(m.p) // 2]
+    far = sum(1 for v in range(costs.nodes) if abs(m.p[v] - middle) >= wide)
+    assert 0 < far < costs.nodes // 4  # the case occurred
+    handed = [0]
+    reduced = costs.reduced_many
+
+    def counted(i: np.ndarray, j: np.ndarray) -> list[int]:
+        handed[0] += len(i)
+        return reduced(i, j)
+
+    monkeypatch.setattr(costs, "reduced_many", counted)
+    listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
+    monkeypatch.undo()
+    assert handed[0] <= far * costs.nodes
+    nest = Nesting(m)
+    i, j = np.triu_indices(costs.nodes, 1)
+    keep = costs.allowed_many(i, j)
+    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
+               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    assert failing
     assert listed == failing
 
 

@@ -1415,9 +1415,11 @@ class Solver:
         place in the group; then only the pairs whose column stands below its row are checked (the caller scans
         the other order too), ``term`` and ``centre`` speak of places, and a part may be both rows and columns.
 
-        Potentials too large for the split are first taken relative to the largest row and column (a common
-        offset changes nothing: only ``a[x] + b[y] - fixed`` counts), so that only a part whose potentials
-        spread over more than 2**(60 + SPLIT) goes pair by pair. Inside a blossom whose z is large (under
+        Potentials too large for the split are first taken relative to the median row and column (a common
+        offset changes nothing: only ``a[x] + b[y] - fixed`` counts), so that only the rows and columns more
+        than 2**(60 + SPLIT) from it go pair by pair: a player whose every pair breaks a colour hard limit
+        (RULES.md 2.10) has a potential that far above the rest of its group, and taken relative to the
+        largest it would send the whole block pair by pair. Inside a blossom whose z is large (under
         ``sides: single`` it can hold whole score groups), potentials exceed the fixed part by about that z, so
         the z of the blossoms holding every row and column (:meth:`Nesting.common`, a lower bound of each
         pair's Z) joins the fixed part, and only each pair's Z beyond it is taken off: the numbers stay in the
@@ -1427,11 +1429,11 @@ class Solver:
         c = self.c
         same = rows is cols or places is not None
         if any(abs(v) >= _WIDE for v in a) or any(abs(v) >= _WIDE for v in b):
-            top_a, top_b = max(a), max(b)
-            shifted_a = [v - top_a for v in a]
-            b = shifted_a if b is a else [v - top_b for v in b]
+            mid_a, mid_b = sorted(a)[len(a) // 2], sorted(b)[len(b) // 2]
+            shifted_a = [v - mid_a for v in a]
+            b = shifted_a if b is a else [v - mid_b for v in b]
             a = shifted_a
-            fixed -= top_a + top_b
+            fixed -= mid_a + mid_b
         common = min(nest.common([*rows, *cols]), 1 << 61 + SPLIT) if nest is not None else 0  # a lower bound
         fixed += common  # every pair here has Z >= common: only Z - common is left to take off below
         place_x = range(len(rows)) if places is None else places[0]
