@@ -307,39 +307,44 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
     matches: dict[tuple[int, frozenset[str]], list[Game]] = {}
     faulty: set[tuple[int, str | None]] = set()  # players in a round whose row is reported already
     repeated: list[tuple[Game, BadWorkbook]] = []  # rows naming a player already in their round
+    # Most cells read the plain way (a whole number, a name, a result typed before): each is taken at once
+    # below, and any other goes through the full reading, which reports it (a row's problems in cell order).
+    at = {name: cols.index.get(name, _ABSENT) for name in ("Round", "Table", "Player A", "Player B", "Result")}
+    at_round, at_table, at_a, at_b, at_result = at.values()
+    has_table = "Table" in cols.index
+    read_results: dict[str, Result] = {}  # a Result cell's text -> what it read as, for texts read without fault
     for r, row in enumerate(cols.rows, start=2):
-        if is_blank(row):
+        width = len(row)
+        if not width or (type(row[0]) is not int and is_blank(row)):  # an int cell is never blank
             continue
-        def round_number(r: int = r, row: tuple[Value, ...] = row) -> int:
-            number = whole_number(cols, row, "Round", r, 1)
-            if number is None:
-                raise BadWorkbook(f"{cols.ref('Round', r)}: the round number is missing")
-            return number
-
-        round_ = problems.attempt(round_number)
-        table = problems.attempt(whole_number, cols, row, "Table", r, 1) if "Table" in cols.index else None
-
-        def player(col: str, r: int = r, row: tuple[Value, ...] = row) -> str | None:
-            text = player_name(cols, row, col, r)
-            if col == "Player B" and text.lower() in ("", "bye"):
-                return None
-            name = known.find(text)
-            if name is None:
-                what = known.unknown(text, "Players") if text else "the player is missing"
-                raise BadWorkbook(f"{cols.ref(col, r)}: {what}")
-            return name
-
-        a = problems.attempt(player, "Player A")
-        b: str | None = None
+        value = row[at_round] if at_round < width else None
+        round_ = value if type(value) is int and value >= 1 else problems.attempt(_round_number, cols, row, r)
+        table = None
+        if has_table:
+            value = row[at_table] if at_table < width else None
+            table = value if value is None or (type(value) is int and value >= 1) else \
+                problems.attempt(whole_number, cols, row, "Table", r, 1)
+        value = row[at_a] if at_a < width else None
+        a = _plain_name(known, value)
+        if a is None:
+            a = problems.attempt(_player, cols, known, row, "Player A", r)
         b_read = True
-        try:
-            b = player("Player B")
-        except SheetswissError as e:
-            problems.add(e)
-            b_read = False
+        value = row[at_b] if at_b < width else None
+        b = _plain_name(known, value)
+        if b is None and value is not None:
+            try:
+                b = _player(cols, known, row, "Player B", r)
+            except SheetswissError as e:
+                problems.add(e)
+                b_read = False
         if b is not None and b == a:
             problems.add(BadWorkbook(f"{cols.ref('Player B', r)}: {a!r} cannot play themselves"))
-        result = problems.attempt(_result, cols, row, r, game_based)
+        value = row[at_result] if at_result < width else None
+        result = read_results.get(value.strip()) if type(value) is str else None
+        if result is None and value is not None:
+            result = problems.attempt(_result, cols, row, r, game_based)
+            if result is not None and type(value) is str:
+                read_results[value.strip()] = result
         if result is not None:
             if b is None and b_read and not result.is_bye:
                 problems.add(BadWorkbook(
@@ -421,6 +426,42 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
                                      f"round {expected} has no pairings"))
             break
     return tuple(games)
+
+
+_ABSENT = 1 << 30
+"""The place of a column the tab lacks: past the end of every row, so it reads as empty."""
+
+
+def _round_number(cols: Columns, row: tuple[Value, ...], r: int) -> int:
+    """The Round cell of row ``r``: a whole number from 1."""
+    number = whole_number(cols, row, "Round", r, 1)
+    if number is None:
+        raise BadWorkbook(f"{cols.ref('Round', r)}: the round number is missing")
+    return number
+
+
+def _plain_name(known: Names, value: Value) -> str | None:
+    """The player a cell names when it holds plain text naming one, as :func:`_player` reads it; else
+    ``None``, and :func:`_player` reads the cell (a bye, an empty cell, a spreadsheet error, a typo)."""
+    if type(value) is not str:
+        return None
+    text = value.strip()
+    if text[:1] == "#" or text.lower() == "bye":
+        return None
+    return known.find(text)
+
+
+def _player(cols: Columns, known: Names, row: tuple[Value, ...], col: str, r: int) -> str | None:
+    """The player in ``col`` (Player A or Player B) of row ``r``, as Players spells the name; an empty Player B,
+    or ``bye``, is ``None``."""
+    text = player_name(cols, row, col, r)
+    if col == "Player B" and text.lower() in ("", "bye"):
+        return None
+    name = known.find(text)
+    if name is None:
+        what = known.unknown(text, "Players") if text else "the player is missing"
+        raise BadWorkbook(f"{cols.ref(col, r)}: {what}")
+    return name
 
 
 def _check_second_game(cols: Columns, game: Game, match: list[Game]) -> None:

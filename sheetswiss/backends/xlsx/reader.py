@@ -96,11 +96,18 @@ def sheet_rows(text: str, decoder: Decoder) -> tuple[tuple[Value, ...], ...]:
     columns: dict[str, int] = {}
     plain: dict[str, bool] = {}  # a cell format's ``s`` -> whether it shows numbers as numbers (not dates)
     value: Value
+    cells: dict[int, Value] = {}
+    row_text, r, last = "", 0, 0  # the row being read (as written, and its number), its last column so far
+    ordered = True  # every cell after the one before it (rows and columns ascending), as programs write them
     for col, row, s, t, v, inline, attrs, inner in _cell_pattern(p).findall(data):
         if col:
             if col not in columns:
                 columns[col] = column_index(col)
-            r, c = int(row), columns[col]
+            c = columns[col]
+            if row != row_text:
+                row_text, previous, r, last = row, r, int(row), 0
+                ordered = ordered and r > previous
+                cells = grid.setdefault(r, {})
             if t == "inlineStr":
                 value = (unescape(inline) if "&" in inline or "\r" in inline else inline) or None
             elif not t and v.isdecimal():  # a whole number, most numbers: as typed() reads it
@@ -114,11 +121,16 @@ def sheet_rows(text: str, decoder: Decoder) -> tuple[tuple[Value, ...], ...]:
             ref = CELL_REF.fullmatch(given.get("r", ""))
             if ref is None:  # cells placed by order, not by reference: read row by row
                 return _rows_in_order(data, p, decoder)
-            r, c = int(ref[2]), column_index(ref[1])
+            row_text, previous, r, c = ref[2], r, int(ref[2]), column_index(ref[1])
+            if r != previous:
+                ordered, last = ordered and r > previous, 0
+                cells = grid.setdefault(r, {})
             value = decoder.cell(p, given, inner)
+        ordered = ordered and c > last
+        last = c
         if value is not None:
-            grid.setdefault(r, {})[c] = value
-    return _table(grid)
+            cells[c] = value
+    return _table(grid, ordered)
 
 
 class SheetValues(Mapping[str, tuple[tuple[Value, ...], ...]]):
@@ -166,9 +178,14 @@ def _rows_in_order(data: str, p: str, decoder: Decoder) -> tuple[tuple[Value, ..
     return _table(grid)
 
 
-def _table(grid: Mapping[int, Mapping[int, Value]]) -> tuple[tuple[Value, ...], ...]:
-    return tuple(tuple(grid[r].get(c) for c in range(1, max(grid[r]) + 1)) if r in grid else ()
-                 for r in range(1, max(grid, default=0) + 1))
+def _table(grid: Mapping[int, Mapping[int, Value]], ordered: bool = False) -> tuple[tuple[Value, ...], ...]:
+    """The rows of ``grid`` (row -> column -> value) as tuples, from row 1. ``ordered``: each row's columns
+    went in ascending, so a row with every column up to its last filled is its values as they stand."""
+    height = max((r for r, row in grid.items() if row), default=0)
+    return tuple(() if not (row := grid.get(r)) else
+                 tuple(row.values()) if ordered and len(row) == next(reversed(row)) else
+                 tuple(row.get(c) for c in range(1, max(row) + 1))
+                 for r in range(1, height + 1))
 
 
 
