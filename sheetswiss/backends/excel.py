@@ -26,8 +26,6 @@ import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from openpyxl.utils.exceptions import InvalidFileException
-
 from ..errors import WorkbookUnavailable
 from .base import Book, Changes, Value
 from .xlsx import Package, PackageError, StrictWorkbook
@@ -155,7 +153,7 @@ class ExcelBackend:
                                       + SAVE_AGAIN) from None
         except zipfile.BadZipFile as e:
             raise WorkbookUnavailable(self._not_a_zip(e)) from None
-        except (InvalidFileException, PackageError, KeyError, OSError) as e:
+        except (PackageError, KeyError, OSError) as e:
             raise WorkbookUnavailable(f"{self.path}: not a readable .xlsx workbook ({e})") from None
 
     def _not_a_zip(self, error: zipfile.BadZipFile) -> str:

@@ -5,8 +5,9 @@ Inflating a part and deflating it again gives the same part at the cost of compr
 event the tabs a command leaves alone (Standings, Players) are megabytes of XML. So :func:`read_parts`
 keeps each part's stored (compressed) bytes beside its content, and :func:`write_parts` writes a part
 whose content is unchanged from those bytes, with its CRC-32 and sizes as read. Changed and new parts are
-deflated at zlib's default level, as :mod:`zipfile` deflates them, so a workbook that sheetswiss wrote
-comes out as :mod:`zipfile` would write it, byte for byte.
+deflated at zlib's fastest level (*decision*): on the Results tab of 8,000 players (10 MB of XML) it takes
+a third of the time of the default level, for a part about a quarter larger (1.5 MB rather than 1.2 MB);
+the workbook's contents are the same either way.
 
 The layout is the zip file format's own (PKWARE's APPNOTE.TXT, sections 4.3.7, 4.3.12 and 4.3.16: a local
 header before each part's bytes, then the central directory and its end record), with the fields
@@ -111,7 +112,7 @@ def _write(f: BinaryIO, parts: Iterable[Part]) -> None:
         elif part.method == zipfile.ZIP_STORED:
             method, crc, body = part.method, zlib.crc32(part.content), part.content
         else:
-            deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+            deflate = zlib.compressobj(zlib.Z_BEST_SPEED, zlib.DEFLATED, -15)
             method, crc, body = zipfile.ZIP_DEFLATED, zlib.crc32(part.content), \
                 deflate.compress(part.content) + deflate.flush()
         if max(len(body), len(part.content), offset) >= _LIMIT:

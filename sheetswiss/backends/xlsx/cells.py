@@ -13,8 +13,6 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from openpyxl.utils.datetime import to_excel
-
 from ...errors import BadWorkbook
 from ..base import Value, column_index
 from .xmltext import CELL_REF, escape, tag_attributes
@@ -66,6 +64,8 @@ def cell_xml(p: str, ref: str, value: Value, style: int, epoch: dt.datetime, tab
         return f'<{p}c r="{ref}"{s}><{p}v>{_number(value, tab, ref)}</{p}v></{p}c>'
     if getattr(value, "tzinfo", None) is not None:
         raise BadWorkbook(f"{tab}!{ref}: {value!r} has a time zone, which a spreadsheet cell cannot hold")
+    from openpyxl.utils.datetime import to_excel  # here, not on top: only dates need it, and it takes a while
+
     serial = float(to_excel(value, epoch))  # type: ignore[no-untyped-call]
     return f'<{p}c r="{ref}"{s}><{p}v>{_number(serial, tab, ref)}</{p}v></{p}c>'
 

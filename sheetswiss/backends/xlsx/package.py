@@ -19,9 +19,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH
-from openpyxl.writer.theme import theme_xml
-
 from ...errors import BadWorkbook
 from ..base import Changes, Tab, Value, column_index
 from .archive import Part, read_parts, write_parts
@@ -54,6 +51,12 @@ from .xmltext import (
 )
 
 __all__ = ["Package"]
+
+WINDOWS_EPOCH = dt.datetime(1899, 12, 30)
+"""Day 0 of a workbook's dates (ECMA-376 Part 1, 18.17.4.1, the 1900 date system, as openpyxl counts it)."""
+MAC_EPOCH = dt.datetime(1904, 1, 1)
+"""Day 0 under ``date1904`` (18.17.4.2). openpyxl, which converts the serial numbers, is imported only when a
+date is read or written: the import is a fair share of a quick command's time."""
 
 
 # -- the package --------------------------------------------------------------------------------------------
@@ -110,6 +113,8 @@ def _blank_parts(now: dt.datetime) -> dict[str, bytes]:
         "xl/styles.xml": BLANK_STYLES,
     }
     out = {name: (DECLARATION + text).encode("utf-8") for name, text in parts.items()}
+    from openpyxl.writer.theme import theme_xml
+
     out["xl/theme/theme1.xml"] = theme_xml.encode("utf-8")
     return out
 

@@ -13,8 +13,6 @@ import functools
 import re
 from collections.abc import Callable, Iterator, Mapping
 
-from openpyxl.utils.datetime import from_excel, from_ISO8601
-
 from ..base import Uncalculated, Value, column_index
 from .cells import row_cells
 from .styles import Styles
@@ -41,6 +39,8 @@ class Decoder:
             date = self.styles.date_kind(style)
             if not date:
                 return number
+            from openpyxl.utils.datetime import from_excel  # only dates need openpyxl, which takes a while to import
+
             try:
                 return from_excel(number, self.epoch, timedelta=date == 2)  # type: ignore[no-any-return]
             except (OverflowError, ValueError):
@@ -50,6 +50,8 @@ class Decoder:
         if kind == "b":
             return bool(int(text))
         if kind == "d":
+            from openpyxl.utils.datetime import from_ISO8601
+
             return from_ISO8601(text)  # type: ignore[no-untyped-call, no-any-return]
         return text
 

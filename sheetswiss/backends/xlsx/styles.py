@@ -14,8 +14,6 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import ClassVar
 
-from openpyxl.styles.numbers import BUILTIN_FORMATS, BUILTIN_FORMATS_REVERSE, is_date_format, is_timedelta_format
-
 from ..base import Look, Value
 from .cells import date_format
 from .xmltext import MAIN, PackageError, decoded, escape, escape_attr, parse_xml, prefix_of
@@ -37,6 +35,12 @@ BLANK_STYLES = (
 """The cell formats of a new workbook: Calibri 11 and Excel's two required fills."""
 
 # -- cell formats ---------------------------------------------------------------------------------------
+
+
+_PLAIN_BUILTIN = {0: "General", 49: "@"}
+"""The two built-in number formats most cells have (ECMA-376 Part 1, 18.8.30: 0 General, 49 Text), which
+show numbers as numbers. The others are openpyxl's table, looked up only when a cell has one: importing
+openpyxl is a fair share of a quick command's time."""
 
 
 PLAIN = Look()
@@ -122,12 +126,23 @@ class Styles:
         return known[key]
 
     def _code(self, number_format_id: int) -> str:
-        return self._codes.get(number_format_id) or BUILTIN_FORMATS.get(number_format_id, "General")
+        if self._codes.get(number_format_id):
+            return self._codes[number_format_id]
+        if number_format_id in _PLAIN_BUILTIN:
+            return _PLAIN_BUILTIN[number_format_id]
+        from openpyxl.styles.numbers import BUILTIN_FORMATS
+
+        return BUILTIN_FORMATS.get(number_format_id, "General")
 
     def _number_format_id(self, code: str) -> int:
         for number_format_id, known in self._codes.items():
             if known == code:
                 return number_format_id
+        plain = next((i for i, known in _PLAIN_BUILTIN.items() if known == code), None)
+        if plain is not None:
+            return plain
+        from openpyxl.styles.numbers import BUILTIN_FORMATS_REVERSE
+
         if code in BUILTIN_FORMATS_REVERSE:
             return BUILTIN_FORMATS_REVERSE[code]
         number_format_id = max([163, *self._codes]) + 1
@@ -140,7 +155,12 @@ class Styles:
         if xf not in self._date_kinds:
             items = self._items["cellXfs"]
             code = self._code(int(items[xf].get("numFmtId", "0"))) if 0 <= xf < len(items) else ""
-            self._date_kinds[xf] = 2 if is_timedelta_format(code) else 1 if is_date_format(code) else 0
+            if not code or code in _PLAIN_BUILTIN.values():
+                self._date_kinds[xf] = 0
+            else:
+                from openpyxl.styles.numbers import is_date_format, is_timedelta_format
+
+                self._date_kinds[xf] = 2 if is_timedelta_format(code) else 1 if is_date_format(code) else 0
         return self._date_kinds[xf]
 
     def look(self, look: Look) -> int:
