@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.model import Event, Game, Player
-from sheetswiss.pairing import pair_round, solver
+from sheetswiss.pairing import blossom, pair_round, solver
 from sheetswiss.pairing.blossom import Matcher, Nesting
 from sheetswiss.pairing.costs import Costs, pair_draw, player_keys
 from sheetswiss.pairing.levels import COLOUR_HARD, RANDOM, SCORE
@@ -229,6 +229,74 @@ def test_matcher_is_exact_and_its_duals_prove_it(seed: int) -> None:
     if nest.small:
         pairs = np.array(list(weights))
         assert nest.many(pairs[:, 0], pairs[:, 1]).tolist() == [_shared_z(m, u, v) for u, v in weights]
+
+
+class _CheckedExpansions(Matcher):
+    """A matcher that checks, at each expansion of an inner blossom, that every vertex leaving the tree has
+    its earliest edge from an outer vertex queued (:meth:`Matcher._expand_inner` takes it from the slacks noted
+    while the blossom was inner instead of rescanning the vertex's edges), and that a large blossom outer again
+    queues the least-slack edge to each vertex outside it."""
+
+    leaving = 0
+    listed = 0
+
+    def _expand_inner(self, b: int) -> None:
+        held = list(self._leaves(b))
+        super()._expand_inner(b)
+        for v in held:
+            if self._label[self.outermost(v)]:
+                continue
+            _CheckedExpansions.leaving += 1
+            due = [self._delta + w - self._pot(u) - self.p[v] for u, w in self.adj[v].items()
+                   if self._label[self.outermost(u)] == blossom._OUTER]
+            assert self._best.get(v) == (min(due) if due else None)
+
+    def _outer(self, b: int, via: tuple[int, int] | None) -> None:
+        """A large blossom scanned before queues, for each vertex outside it, the first of its edges of least
+        slack now (:meth:`Matcher._list_outside`), as rescanning every edge of every vertex would."""
+        listed = self._outside.get(b)
+        if listed is not None:
+            _CheckedExpansions.listed += 1
+            inside = set(self._leaves(b))
+            least: dict[int, tuple[int, int, int]] = {}
+            for v in self._leaves(b):
+                for u, w in self.adj[v].items():
+                    if u not in inside and (u not in least or w - self._pot(v) < least[u][0]):
+                        least[u] = (w - self._pot(v), v, w)
+            assert {u: (v, w) for v, out in listed for u, w in out} == {u: (v, w) for u, (_, v, w) in least.items()}
+        super()._outer(b, via)
+
+
+def test_vertices_leaving_an_expanded_blossom_keep_their_earliest_edge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small weights make many ties, blossoms and expansions: at each expansion every vertex that leaves the
+    tree has the earliest of its edges from the tree queued, found without rescanning its edges; a blossom of
+    four or more vertices (16 or more in use) queues one edge to each vertex outside it; and every run still
+    ends in networkx's minimum with duals that prove it."""
+    monkeypatch.setattr(blossom, "_LISTED", 4)
+    for seed in range(70):
+        rng = random.Random(seed)
+        n = rng.choice([8, 14, 24, 40]) if seed < 60 else 80  # the larger ones: blossoms met by tree after tree
+        top = rng.choice([3, 6, 50])
+        weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.4}
+        for i in range(0, n, 2):
+            weights.setdefault((i, i + 1), 2 * rng.randrange(top))
+        m = _CheckedExpansions(n)
+        edges = list(weights)
+        rng.shuffle(edges)
+        start = rng.randrange(len(edges)) if seed < 60 else len(edges)
+        for u, v in edges[:start]:
+            m.add_edge(u, v, weights[u, v])
+        m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
+        m.run()
+        for u, v in edges[start:]:
+            m.add_edge(u, v, weights[u, v])
+            m.repair(u, v)
+        assert m.run() == []
+        best = min_cost_perfect_matching(list(range(n)), weights)
+        assert best is not None
+        cost = sum(w for (u, v), w in weights.items() if m.mate[u] == v)
+        assert cost == sum(weights[e] for e in best) == m.dual()
+    assert _CheckedExpansions.leaving and _CheckedExpansions.listed  # the cases occurred
 
 
 def test_matcher_reports_a_tree_without_augmenting_path() -> None:

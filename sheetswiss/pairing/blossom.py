@@ -34,7 +34,7 @@ outer blossoms has even slack and closes after half of it.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -46,6 +46,10 @@ SPLIT = 40
 """Bits of the low part of a number split in two 64-bit integers (:meth:`Nesting.split`)."""
 _OUTER, _INNER = 1, 2
 """Labels of a top-level blossom in the current tree (0: not in the tree)."""
+_LISTED = 16
+"""Blossoms of this many vertices or more keep their edges that leave them (:attr:`Matcher._outside`)."""
+_NEVER = float("inf")
+"""Later than every time: the key of a vertex with no edge queued."""
 _EDGE, _CLOSE, _EXPAND = 0, 1, 2
 """Events: an edge from an outer vertex to one outside the tree, an edge between outer blossoms, an inner
 blossom whose z runs out."""
@@ -90,8 +94,19 @@ class Matcher:
         """The order in which :meth:`run` grows trees from free vertices (by default by number)."""
         self._best: dict[int, int] = {}
         """The earliest time queued for an edge to each vertex outside the tree, in this stage."""
+        self._slack: dict[int, int] = {}
+        """The least slack of an edge from an outer vertex to each vertex of an inner blossom (of more than one
+        vertex), in this stage: while both ends keep their labels the slack stays as it is (one end rises as
+        the other falls), so when the blossom expands its leaving vertices' earliest edges are known without
+        rescanning their edges (:meth:`_expand_inner`)."""
         self._held: list[list[int]] = [[v] for v in range(n)] + [[] for _ in range(n)]
         """The vertices of each blossom (each vertex alone for itself), listed once when it closes."""
+        self._outside: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
+        """For a blossom of ``_LISTED`` vertices or more, once it has been outer in this run: its least-slack edge
+        to each vertex outside it (:meth:`_list_outside`), kept while the blossom and the edges stay as they are.
+        A blossom with z > 0 lasts from stage to stage, and a large one (two whole score groups whose union is
+        odd, say) joins tree after tree: each time it queues one edge per vertex it reaches, not every edge of
+        every one of its vertices (about 12 to the group below where each of its 990 players has those 12)."""
 
     # -- set-up and results ---------------------------------------------------------------------------
 
@@ -99,6 +114,8 @@ class Matcher:
         """Add the edge uv of weight ``w`` (even); :meth:`repair` it if the potentials violate it."""
         self.adj[u][v] = w
         self.adj[v][u] = w
+        if self._outside:
+            self._outside = {}
 
     def _leaves(self, b: int) -> list[int]:
         """The vertices of blossom (or vertex) ``b`` (kept from when the blossom closed: not to be changed)."""
@@ -178,6 +195,7 @@ class Matcher:
         self.size[b] = 0
         self._label[b] = 0
         self._via[b] = None
+        self._outside.pop(b, None)
         self._spare.append(b)
 
     # -- stages ---------------------------------------------------------------------------------------
@@ -185,6 +203,7 @@ class Matcher:
     def run(self) -> list[int]:
         """Augment from every free vertex. Returns ``[]`` when the matching is perfect, else the outer
         vertices of a tree that reached no free vertex (the graph needs more edges there)."""
+        self._outside = {}  # the potentials may have been set since
         for v in range(self.n) if self.order is None else self.order:
             if self.mate[v] == -1:
                 stuck = self._stage(v)
@@ -232,6 +251,7 @@ class Matcher:
         """One alternating tree from the free vertex ``root``; ``[]`` once it has augmented."""
         self._delta = 0
         self._best = {}
+        self._slack = {}
         self._heap = []
         self._labelled = []
         heap, top, label = self._heap, self.outermost, self._label
@@ -247,7 +267,13 @@ class Matcher:
                 self._delta = key
             if kind == _EDGE:
                 bb = top(b)
-                if bb == top(a) or label[bb]:
+                if a < 0:  # queued by :meth:`_expand_inner`: the outer end is the first whose edge is tight now
+                    if label[bb]:
+                        continue
+                    a = self._tight_outer(b)
+                    if a < 0:  # b joined the tree and left it again since: its edges were queued anew
+                        continue
+                elif bb == top(a) or label[bb]:
                     continue
                 s = self.adj[a][b] - self._pot(a) - self._pot(b)
                 if s > 0:
@@ -270,33 +296,53 @@ class Matcher:
         self._finish()
         return stuck
 
-    def _scan(self, v: int) -> None:
-        """Queue the edges of a new outer vertex ``v``."""
-        top, parent, label, since, p = self.top, self.parent, self._label, self._since, self.p
-        delta, best = self._delta, self._best
+    def _scan(self, v: int, edges: Iterable[tuple[int, int]] | None = None) -> None:
+        """Queue the edges of a new outer vertex ``v`` (or those of ``edges``, its edges that leave its blossom),
+        and note the slack of its edges into inner blossoms."""
+        top, parent, label, since, p, n = self.top, self.parent, self._label, self._since, self.p, self.n
+        delta, best, slack, heap, push = self._delta, self._best, self._slack, self._heap, heapq.heappush
         bv = self.outermost(v)
         pv = p[v] + delta - since[v]
-        for u, w in self.adj[v].items():
+        rise = delta - pv
+        """An edge's key to a vertex outside the tree is ``w - p[u] + rise``: when its slack runs out."""
+        count = self._count
+        for u, w in self.adj[v].items() if edges is None else edges:
             bu = top[u]
             if parent[bu] != -1:
                 bu = self.outermost(u)
-            if bu == bv:
-                continue
             lab = label[bu]
-            if lab == _INNER:
-                continue
-            if lab == _OUTER:
-                s = w - pv - (p[u] + delta - since[u])
-                self._push(delta + s // 2, _CLOSE, v, u)
-            else:
-                s = w - pv - p[u]
-                key = delta + s
-                if key < best.get(u, key + 1):
+            if not lab:
+                key = w - p[u] + rise
+                if key < best.get(u, _NEVER):
                     best[u] = key
-                    self._count += 1
-                    heapq.heappush(self._heap, (key, self._count, _EDGE, v, u))
-            if s < 0:
-                raise ValueError(f"infeasible duals on edge {v}-{u}")
+                    count += 1
+                    push(heap, (key, count, _EDGE, v, u))
+                if key < delta:
+                    raise ValueError(f"infeasible duals on edge {v}-{u}")
+            elif lab == _OUTER:
+                if bu == bv:
+                    continue
+                s = w - pv - (p[u] + delta - since[u])
+                if s < 0:
+                    raise ValueError(f"infeasible duals on edge {v}-{u}")
+                count += 1
+                push(heap, (delta + s // 2, count, _CLOSE, v, u))
+            elif bu >= n:  # inner blossom: the slack stays until it expands or joins an outer blossom
+                s = w - pv - (p[u] - delta + since[u])
+                if s < slack.get(u, _NEVER):
+                    if s < 0:
+                        raise ValueError(f"infeasible duals on edge {v}-{u}")
+                    slack[u] = s
+        self._count = count
+
+    def _tight_outer(self, v: int) -> int:
+        """The first outer vertex (in ``v``'s edges) whose edge to ``v``, outside the tree, is tight now; -1
+        when none is."""
+        pv = self.p[v]
+        for u, w in self.adj[v].items():
+            if self._label[self.outermost(u)] == _OUTER and w == pv + self._pot(u):
+                return u
+        return -1
 
     def _outer(self, b: int, via: tuple[int, int] | None) -> None:
         self._label[b] = _OUTER
@@ -306,8 +352,43 @@ class Matcher:
         leaves = self._leaves(b)
         for v in leaves:
             self._since[v] = self._delta
-        for v in leaves:
-            self._scan(v)
+        if self.size[b] < _LISTED:
+            for v in leaves:
+                self._scan(v)
+            return
+        listed = self._outside.get(b)
+        if listed is None:
+            listed = self._list_outside(b)
+            self._outside[b] = listed
+        for v, out in listed:
+            self._scan(v, out)
+
+    def _list_outside(self, b: int) -> list[tuple[int, list[tuple[int, int]]]]:
+        """The edges of blossom ``b`` that :meth:`_scan` needs when it is outer: to each vertex u outside it,
+        the first of its edges of least ``w - p[v]``, in their order (vertex by vertex, edges in order). Every
+        dual change moves all of a blossom's potentials alike, so while it stands that edge stays the one whose
+        slack to u is least (whether u is outside the tree, outer or inner), the one :meth:`_scan` would queue."""
+        inside = set(self._leaves(b))
+        p, adj = self.p, self.adj
+        best: dict[int, tuple[int, int, int, int]] = {}
+        """For each vertex outside: (least ``w - p[v]``, its place in the scan order, v, w)."""
+        seen = 0
+        for v in self._leaves(b):
+            pv = p[v]
+            for u, w in adj[v].items():
+                if u not in inside:
+                    r = w - pv
+                    held = best.get(u)
+                    if held is None or r < held[0]:
+                        best[u] = (r, seen, v, w)
+                seen += 1
+        listed: list[tuple[int, list[tuple[int, int]]]] = []
+        for u, (_, _, v, w) in sorted(best.items(), key=lambda item: item[1][1]):
+            if listed and listed[-1][0] == v:
+                listed[-1][1].append((u, w))
+            else:
+                listed.append((v, [(u, w)]))
+        return listed
 
     def _inner(self, b: int, via: tuple[int, int]) -> None:
         self._label[b] = _INNER
@@ -318,6 +399,11 @@ class Matcher:
             self._since[v] = self._delta
         if b >= self.n:
             self._push(self._delta + self.z[b] // 2, _EXPAND, b, 0)
+            best, slack, delta = self._best, self._slack, self._delta
+            for v in self._leaves(b):  # the least slack from the outer vertices so far: when its edge was due
+                key = best.get(v)
+                if key is not None:
+                    slack[v] = key - delta
         base = self.base[b]
         mate = self.mate[base]
         self._outer(self.outermost(mate), (base, mate))
@@ -424,19 +510,21 @@ class Matcher:
             self._labelled.append(c)
             if r % 2 == 0 and c >= self.n:
                 self._push(self._delta + self.z[c] // 2, _EXPAND, c, 0)
+        best, slack = self._best, self._slack
+        for c in childs:  # leaving the tree: each one's earliest edge from an outer vertex, its end found when due
+            if c in on_path:
+                continue
+            for v in self._leaves(c):
+                s = slack.get(v)
+                if s is None:
+                    best.pop(v, None)
+                else:
+                    best[v] = delta + s
+                    self._push(delta + s, _EDGE, -1, v)
         for r, (c, _) in enumerate(path):
             if r % 2:
                 for v in self._leaves(c):
                     self._scan(v)
-        for c in childs:
-            if c in on_path:
-                continue
-            for v in self._leaves(c):
-                self._best.pop(v, None)
-                pv = p[v]
-                for u, w in self.adj[v].items():
-                    if label[self.outermost(u)] == _OUTER:  # then u's potential rose since it was made exact
-                        self._reach(w - p[u] + since[u] - pv, u, v)
 
     def _augment(self, a: int, b: int) -> None:
         """Flip the path from the root to outer vertex ``a``, then the edge ab to the free blossom of b."""
