@@ -327,3 +327,35 @@ def test_publish_lists_every_problem_too(tmp_path: Path) -> None:
     lines = errors(path, "publish", str(path), str(tmp_path / "site"))
     assert [line.split(":")[0] for line in lines] == [f"Settings!B{row}", "Results!E2"]
     assert not (tmp_path / "site").exists()
+
+
+def test_a_text_read_once_reads_the_same_in_every_row_and_odd_cells_are_still_named(tmp_path: Path) -> None:
+    """Results repeats the same few texts: a name or result read in one row reads the same in the next, whatever
+    way it is spelt there, while the cells beside them that are not plain text are still read in full and named:
+    a formula where a name belongs, a spreadsheet error, a number, a name missing from Players."""
+    path = new_workbook(tmp_path, [("Ana Berg", 1500), ("Bo", 1400), ("Cy", 1300), ("Di", 1200)])
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Results"]
+    rows = [(1, 1, "Ana Berg", "Bo", "1-0"), (1, 2, " cy", "DI ", " 1-0 "), (2, 1, "ana berg", " Cy", "1-0"),
+            (2, 2, "Bo", "Di", "½-½"), (3, 1, "Ana Berg", "Di", "1-0"), (3, 2, "Bo", "#N/A", "1-0"),
+            (3, 3, 7, "Cy", "0-1"), (4, 1, "Ana Berg", "Eve", "1-0"), (4, 2, "=Bo", "Cy", "1-0")]
+    for r, row in enumerate(rows, start=2):
+        for c, value in enumerate(row, start=1):
+            ws.cell(r, c, value)
+    wb.save(path)
+    assert errors(path, "standings", str(path)) == [
+        "Results!D7: the cell shows the spreadsheet error #N/A, not a name (a name starting with = + - @ was read as "
+        "a formula); retype it with an apostrophe first: '=Name",
+        "Results!C8: '7' is not in Players",
+        "Results!D9: 'Eve' is not in Players",
+        "Results!C10: the cell holds the formula =Bo, never calculated, not a name; if it is a name, retype it with "
+        "an apostrophe first: '=Bo"]
+    wb = openpyxl.load_workbook(path)
+    for row in range(7, 11):  # the rows refused above, emptied
+        for column in "ABCDE":
+            wb["Results"][f"{column}{row}"] = None
+    wb.save(path)
+    event = parse_event(ExcelBackend(path).read())
+    assert [(g.round, g.a, g.b, g.result.spelling() if g.result else None) for g in event.games] == [
+        (1, "Ana Berg", "Bo", "1-0"), (1, "Cy", "Di", "1-0"), (2, "Ana Berg", "Cy", "1-0"), (2, "Bo", "Di", "1/2"),
+        (3, "Ana Berg", "Di", "1-0")]

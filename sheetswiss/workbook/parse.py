@@ -313,6 +313,7 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
     at_round, at_table, at_a, at_b, at_result = at.values()
     has_table = "Table" in cols.index
     read_results: dict[str, Result] = {}  # a Result cell's text -> what it read as, for texts read without fault
+    read_names: dict[str, str] = {}  # a player cell's text -> the player, for texts read the plain way
     for r, row in enumerate(cols.rows, start=2):
         width = len(row)
         if not width or (type(row[0]) is not int and is_blank(row)):  # an int cell is never blank
@@ -325,12 +326,12 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
             table = value if value is None or (type(value) is int and value >= 1) else \
                 problems.attempt(whole_number, cols, row, "Table", r, 1)
         value = row[at_a] if at_a < width else None
-        a = _plain_name(known, value)
+        a = _plain_name(known, value, read_names)
         if a is None:
             a = problems.attempt(_player, cols, known, row, "Player A", r)
         b_read = True
         value = row[at_b] if at_b < width else None
-        b = _plain_name(known, value)
+        b = _plain_name(known, value, read_names)
         if b is None and value is not None:
             try:
                 b = _player(cols, known, row, "Player B", r)
@@ -340,11 +341,11 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
         if b is not None and b == a:
             problems.add(BadWorkbook(f"{cols.ref('Player B', r)}: {a!r} cannot play themselves"))
         value = row[at_result] if at_result < width else None
-        result = read_results.get(value.strip()) if type(value) is str else None
+        result = read_results.get(value) if type(value) is str else None
         if result is None and value is not None:
             result = problems.attempt(_result, cols, row, r, game_based)
             if result is not None and type(value) is str:
-                read_results[value.strip()] = result
+                read_results[value] = result
         if result is not None:
             if b is None and b_read and not result.is_bye:
                 problems.add(BadWorkbook(
@@ -440,15 +441,19 @@ def _round_number(cols: Columns, row: tuple[Value, ...], r: int) -> int:
     return number
 
 
-def _plain_name(known: Names, value: Value) -> str | None:
+def _plain_name(known: Names, value: Value, read: dict[str, str]) -> str | None:
     """The player a cell names when it holds plain text naming one, as :func:`_player` reads it; else
-    ``None``, and :func:`_player` reads the cell (a bye, an empty cell, a spreadsheet error, a typo)."""
+    ``None``, and :func:`_player` reads the cell (a bye, an empty cell, a spreadsheet error, a typo).
+    ``read``: the texts read so far and their players, taken from there and added to."""
     if type(value) is not str:
         return None
-    text = value.strip()
-    if text[:1] == "#" or text.lower() == "bye":
-        return None
-    return known.find(text)
+    name = read.get(value)
+    if name is None:
+        text = value.strip()
+        if text[:1] == "#" or text.lower() == "bye" or (name := known.find(text)) is None:
+            return None
+        read[value] = name
+    return name
 
 
 def _player(cols: Columns, known: Names, row: tuple[Value, ...], col: str, r: int) -> str | None:
