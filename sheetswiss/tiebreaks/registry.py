@@ -392,18 +392,21 @@ class Context:
         """
         rule, n = self.rule, self.rounds
         d = self.whole(self.scale.draw)
-        opp = self.opponent_score
+        opp, score, round_points, classes = self.opponent_score, self.score, self.round_points, self.classes
         scored = {"W": 2, "D": 1, "L": 0}
         game = RoundKind.GAME  # a local: enum attribute lookups dominate this loop otherwise
+        new = tuple.__new__  # a Contribution without its own __new__'s call: one per player and round
         out = {}
         for x, rs in self.records.items():
-            own, before, row = self.score[x], 0, []
-            for rec, p, cls in zip(rs, self.round_points[x], self.classes[x]):
+            own, before, row = score[x], 0, []
+            for rec, p, cls in zip(rs, round_points[x], classes[x]):
                 value: int | None
-                if rec.kind is game and rec.opponent is not None:
-                    value = opp[rec.opponent]
-                elif rule == "points":
-                    value = self.score[rec.opponent] if rec.opponent is not None else None
+                if rec.kind is game and rec.opponent is not None:  # most rounds: a game
+                    row.append(new(Contribution, (rec, opp[rec.opponent], False, scored[cls])))
+                    before += p
+                    continue
+                if rule == "points":
+                    value = score[rec.opponent] if rec.opponent is not None else None
                 elif rule == "fide2009":
                     value = before + self._mirror(p, cls) + d * (n - rec.round)
                 elif rule == "fide2023":
