@@ -79,15 +79,19 @@ def _tab_looks(tab: Tab) -> dict[int, dict[int, Look]]:
         for r in range(fmt.freeze_rows + 1, max(len(tab.rows), fmt.freeze_rows) + TEXT_ROWS):
             looks[r] = dict.fromkeys(fmt.text_columns, text)
     for band in fmt.bands:
-        merged: dict[tuple[Look, bool], Look] = {}
+        # A cell's look under the band, worked out once per look it had (told apart by identity, as the cells
+        # share a few looks: hashing a look per cell is the slow part on a big tab) and row kind; each entry
+        # holds the look it came from, so that no other look takes its identity meanwhile.
+        merged: dict[tuple[int, bool], tuple[Look, Look]] = {}
         for r in range(band.first_row, band.last_row + 1):
             row = looks.setdefault(r, {})
             last = r == band.last_row
             for c in range(band.first_col, band.last_col + 1):
                 before = row.get(c, PLAIN)
-                if (before, last) not in merged:
-                    merged[before, last] = _with_band(before, band, last)
-                row[c] = merged[before, last]
+                known = merged.get((id(before), last))
+                if known is None:
+                    known = merged[id(before), last] = (before, _with_band(before, band, last))
+                row[c] = known[1]
     for check in fmt.validations:
         if check.checkbox:
             row = looks.setdefault(check.row, {})
