@@ -347,14 +347,15 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
             if result is not None and type(value) is str:
                 read_results[value] = result
         if result is not None:
-            if b is None and b_read and not result.is_bye:
+            bye = result.is_bye
+            if b is None and b_read and not bye:
                 problems.add(BadWorkbook(
                     f"{cols.ref('Result', r)}: {result.spelling()!r} needs an opponent in {cols.ref('Player B', r)}; "
                     "a row without one takes bye, half bye or zero bye"))
-            if b is not None and result.is_bye:
+            if b is not None and bye:
                 problems.add(BadWorkbook(f"{cols.ref('Result', r)}: {result.spelling()!r} is for a row without an "
                                          "opponent; clear Player B or type the game's result"))
-            if not draws_allowed and result.outcome.name == "DRAW" and not result.is_bye:
+            if not draws_allowed and result.outcome.name == "DRAW" and not bye:
                 problems.add(BadWorkbook(f"{cols.ref('Result', r)}: the {settings.points} scale has no draws"))
             if double and result.games is not None and sum(result.games) > 1 and not typed_points:
                 problems.add(BadWorkbook(
@@ -391,13 +392,14 @@ def _results(book: Book, players: tuple[Player, ...], settings: Settings, proble
             if someone is not None:
                 seen.setdefault((round_, someone), r)
         games.append(game)
-    last = max((g.round for g in (*games, *(g for g, _ in repeated)) if g.is_pairing), default=0)
-    for game, problem in repeated:
-        if edited and game.round == last and not double:
-            games.append(game)  # pair --check names the row and who is left out (edited.edited_round)
-        else:
-            problems.add(problem)
-    games.sort(key=lambda g: g.row)
+    if repeated:  # else the rows are in their order already
+        last = max((g.round for g in (*games, *(g for g, _ in repeated)) if g.is_pairing), default=0)
+        for game, problem in repeated:
+            if edited and game.round == last and not double:
+                games.append(game)  # pair --check names the row and who is left out (edited.edited_round)
+            else:
+                problems.add(problem)
+        games.sort(key=lambda g: g.row)
     for (round_, pair), match in matches.items():
         if len(match) == 1 and not any((round_, name) in faulty for name in pair):
             lone = match[0]
