@@ -239,9 +239,10 @@ def history(event: Event, through: int | None = None) -> dict[PlayerId, tuple[Ro
         record(g.a, g.round, RoundKind.GAME, ca, g.b, 1, ga, sa)
         record(g.b, g.round, RoundKind.GAME, cb, g.a, 2, gb, sb)
     added = _Sums()
+    plain_matches: dict[tuple[object, ...], tuple[str, Fraction, Fraction, tuple[int, int, int]]] = {}
     for (player, r), games in matches.items():
         if len(games) == per or (len(games) < per and event.settings.round_weight(r) < 1):  # a half round
-            rows[player][r - 1] = _match(r, games, added)
+            rows[player][r - 1] = _match(r, games, added, plain_matches)
     out: dict[PlayerId, tuple[RoundRecord, ...]] = {}
     for p in event.players:
         recs = rows[p.name]
@@ -283,16 +284,29 @@ class _Sums:
         return known[0]
 
 
-def _match(round_: int, games: list[_Game], added: _Sums) -> RoundRecord:
+def _match(round_: int, games: list[_Game], added: _Sums,
+           plain: dict[tuple[object, ...], tuple[str, Fraction, Fraction, tuple[int, int, int]]]) -> RoundRecord:
     """A double-sided match (RULES.md 3) as one round: each game scored on its own and the points added;
     the games counted (won, lost, drawn); the match decided by game wins, as a typed game score is
     (RULES.md 1.1: more game wins wins, equal is a drawn match). Its kind is a game if either game was
     played over the board, else a forfeit win or loss by the match's outcome. Its game scores (RULES.md
     4.13) are the sum of the games' typed scores; ``None`` when neither game has one.
+
+    ``plain``: what two games over the board without typed scores made, by their classes and points (told
+    apart by identity, which ``added`` keeps): a big event's matches are a few such pairs over and over.
     """
+    game = RoundKind.GAME
+    key: tuple[object, ...] | None = None
+    if len(games) == 2:
+        (kind1, cls1, p1, q1, _, s1, t1), (kind2, cls2, p2, q2, _, s2, t2) = games
+        if kind1 is game and kind2 is game and s1 is None and t1 is None and s2 is None and t2 is None:
+            key = (cls1, cls2, id(p1), id(p2), id(q1), id(q2))
+            known = plain.get(key)
+            if known is not None:
+                outcome, points, pairing_points, counts = known
+                return _record(round_, game, outcome, points, pairing_points, games[0][4], None, counts)
     won = lost = 0
     over_the_board = typed = False
-    game = RoundKind.GAME
     for kind, cls, _, _, _, scored, conceded in games:
         if cls == "W":
             won += 1
@@ -313,8 +327,10 @@ def _match(round_: int, games: list[_Game], added: _Sums) -> RoundRecord:
         points, pairing_points = added.two(first[2], second[2]), added.two(first[3], second[3])
     else:
         points, pairing_points = added(*(g[2] for g in games)), added(*(g[3] for g in games))
-    return _record(round_, kind, outcome, points, pairing_points, games[0][4], None,
-                   (won, lost, len(games) - won - lost), scored, conceded)
+    counts = (won, lost, len(games) - won - lost)
+    if key is not None:
+        plain[key] = outcome, points, pairing_points, counts
+    return _record(round_, kind, outcome, points, pairing_points, games[0][4], None, counts, scored, conceded)
 
 
 def total(records: tuple[RoundRecord, ...], *, pairing: bool = False) -> Fraction:
