@@ -80,6 +80,8 @@ class Cell(NamedTuple):
 def row_cells(p: str, inner: str) -> tuple[list[Cell], str]:
     """The cells of a row's content, with their columns (a cell without ``r`` follows the one before),
     and whatever follows the last cell (an extension list)."""
+    if not inner:  # a new row: nothing to take apart
+        return [], ""
     out: list[Cell] = []
     end = 0
     column = 0

@@ -74,6 +74,10 @@ def _with_style(p: str, cell: Cell, row: int, style: int) -> str:
 
 
 
+_letter = functools.lru_cache(maxsize=None)(column_letter)
+""":func:`column_letter`, remembered: an append writes the same few columns on every row."""
+
+
 @functools.lru_cache(maxsize=8)
 def _row_pattern(p: str) -> re.Pattern[str]:
     """A sheet's rows: the start tag's attributes, the cells (``None`` for an empty ``<row/>``)."""
@@ -129,7 +133,7 @@ class GMSheet:
                 out[cell.column] = cell.xml if "r" in cell.attrs else _with_style(p, cell, r, style)
         for c, edit in edits.items():
             old = by_column.get(c)
-            ref = f"{column_letter(c)}{r}"
+            ref = f"{_letter(c)}{r}"
             if edit.update is not None and old is not None and (held := self._value(old)) is not None:
                 raise edit.update.refused(held)
             style = int(old.attrs.get("s", "0")) if old else 0
@@ -142,8 +146,10 @@ class GMSheet:
                 out[c] = _with_style(p, old, r, style)
             else:
                 out[c] = cell_xml(p, ref, None, style, self.epoch, self.name)
-        attrs = re.sub(r'\s+spans\s*=\s*("[^"]*"|\'[^\']*\')', "", tag[len(p) + 4:].rstrip("/>"))
-        if "r" not in tag_attributes(attrs):
+        attrs = tag[len(p) + 4:].rstrip("/>")
+        if "spans" in attrs:
+            attrs = re.sub(r'\s+spans\s*=\s*("[^"]*"|\'[^\']*\')', "", attrs)
+        if not attrs or "r" not in tag_attributes(attrs):
             attrs = f' r="{r}"{attrs}'
         return f"<{p}row{attrs}>{''.join(out[c] for c in sorted(out))}{tail}</{p}row>"
 
