@@ -299,6 +299,42 @@ def test_vertices_leaving_an_expanded_blossom_keep_their_earliest_edge(monkeypat
     assert _CheckedExpansions.leaving and _CheckedExpansions.listed  # the cases occurred
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_matcher_carries_on_after_edges_get_dearer(seed: int) -> None:
+    """Edges made dearer after a run (as a boundary whose z_k goes to 0 makes its crossing pairs,
+    :meth:`Solver.solve`), then a run that carries on from there: networkx's minimum for the new weights, with
+    duals that prove it."""
+    rng = random.Random(seed)
+    n = rng.choice([8, 14, 24, 40])
+    top = rng.choice([3, 6, 50])
+    weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.5}
+    for i in range(0, n, 2):
+        weights.setdefault((i, i + 1), 2 * rng.randrange(top))
+    m = Matcher(n)
+    for (u, v), w in weights.items():
+        m.add_edge(u, v, w)
+    m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
+    assert m.run() == []
+    matched = [(u, v) for (u, v) in weights if m.mate[u] == v]
+    dearer = rng.sample(matched, max(1, len(matched) // 3)) + rng.sample(list(weights), len(weights) // 4)
+    for u, v in dearer:
+        weights[u, v] += 2 * rng.randrange(1, top + 1)
+        m.raise_edge(u, v, weights[u, v])
+    assert m.run() == []
+    best = min_cost_perfect_matching(list(range(n)), weights)
+    assert best is not None
+    cost = 0
+    for (u, v), w in weights.items():
+        slack = w - m.p[u] - m.p[v] + _shared_z(m, u, v)
+        assert slack >= 0
+        if m.mate[u] == v:
+            assert slack == 0
+            cost += w
+    assert cost == sum(weights[e] for e in best) == m.dual()
+    with pytest.raises(ValueError, match="dearer"):
+        m.raise_edge(*dearer[0], weights[dearer[0]] - 2)
+
+
 def test_matcher_reports_a_tree_without_augmenting_path() -> None:
     """A star has no perfect matching: the search from its centre's side gets stuck."""
     m = Matcher(4)

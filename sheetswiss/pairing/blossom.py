@@ -146,6 +146,18 @@ class Matcher:
             self.p[v] += s
             self._unmatch(v)
 
+    def raise_edge(self, u: int, v: int, w: int) -> None:
+        """Give the edge uv the weight ``w``, at least its own: every edge stays feasible, but uv may no longer
+        be tight, so the blossoms holding both ends are dissolved (:meth:`_dissolve_above`: their links and
+        matched edges were tight) and, if uv was matched, u and v are freed for the next stages."""
+        if w < self.adj[u][v]:
+            raise ValueError(f"edge {u}-{v} may only get dearer")
+        self.add_edge(u, v, w)
+        if self.outermost(u) == self.outermost(v):
+            self._dissolve_above(u)
+        if self.mate[u] == v:
+            self._unmatch(u)
+
     def _unmatch(self, v: int) -> None:
         m = self.mate[v]
         if m != -1:

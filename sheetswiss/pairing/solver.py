@@ -41,7 +41,8 @@ it finds is the minimum over all of G, by linear-programming duality:
   boundary k)``, so ``LB`` equals the cost exactly when M crosses each odd boundary once. A pairing
   optimal for ``c'`` may cross one three times (each extra crossing is discounted by z_k, which holds
   balance and position costs too); those boundaries then get ``z_k = 0`` (every crossing costs in full)
-  and the solve repeats, at most once per odd boundary.
+  and the solve carries on from there (the crossing pairs only cost more, so every dual stays feasible),
+  at most once per odd boundary.
 
 The pairing is proven optimal when ``LB`` equals its cost: :class:`Proof` says so, or gives the gap. If
 the widening does not settle within ``_ROUNDS`` rounds, fields up to ``_COMPLETE`` nodes are solved on
@@ -1101,11 +1102,14 @@ class Solver:
         When the pairing then crosses an odd boundary more than once, the bound falls short by the extra
         crossings' z_k (a pairing optimal for the reduced costs need not be for the true ones): those
         boundaries lose their z_k (set to 0, which costs every crossing in full) and the pass repeats, at
-        most once per odd boundary.
+        most once per odd boundary, carrying on from the last solve: a crossing pair's reduced cost only rises
+        (:meth:`Matcher.raise_edge` undoes what it held tight), so the duals stay feasible and only the players
+        of those pairs are searched for again, not the whole field.
         """
         c = self.c
+        m: Matcher | None = None
         while True:
-            settled = self._settle()
+            settled = self._settle(m)
             if settled is None:
                 return None
             m, bad = settled
@@ -1125,13 +1129,16 @@ class Solver:
             self._prefix_sums()
             pairs = np.array(list(self.edges), dtype=np.int64).reshape(-1, 2)
             self.edges = dict(zip(self.edges, c.reduced_many(pairs[:, 0], pairs[:, 1])))
+            for (i, j), cost in self.edges.items():
+                if 2 * cost != m.adj[i][j]:
+                    m.raise_edge(i, j, 2 * cost)
 
     def _cost(self, mate: Sequence[int]) -> int:
         """The weight of a perfect matching given by each node's mate."""
         pairs = np.array([(u, v) for u, v in enumerate(mate) if u < v], dtype=np.int64).reshape(-1, 2)
         return sum(self.c.weights(pairs[:, 0], pairs[:, 1]))
 
-    def _settle(self) -> tuple[Matcher, list[tuple[int, int, int]]] | None:
+    def _settle(self, m: Matcher | None = None) -> tuple[Matcher, list[tuple[int, int, int]]] | None:
         """Solve G' and widen it by the pairs of G whose dual constraint fails, until none does (no
         violations returned) or the rounds run out (the last violations); ``None`` when G has no perfect
         matching. Every widening carries on from the previous solve, each added pair repaired
@@ -1142,7 +1149,6 @@ class Solver:
         single`` the first solve starts from duals already checked against G, their failing pairs added."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
-        m: Matcher | None = None
         for attempt in range(_ROUNDS):
             if m is None:
                 m = self._matcher()
