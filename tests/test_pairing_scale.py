@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
+import networkx as nx
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -29,6 +30,7 @@ from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perf
 from sheetswiss.pairing.solver import Solver
 from sheetswiss.pairing.state import round_state
 from sheetswiss.pairing.swiss import _solve
+from sheetswiss.pairing.transport import block_duals
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 
@@ -557,6 +559,72 @@ def test_sides_single_with_wide_biases_is_exact(n: int, rounds: int, seed: int) 
     biases = {seq.count(1) - seq.count(2) for seq in state.sides.values()}
     assert max(map(abs, biases)) >= 3
     _check_round(event)
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("rows", [True, False])
+@pytest.mark.parametrize("n,rounds,seed,lopsided", [(40, 7, 71, True), (31, 6, 72, True), (44, 9, 76, False),
+                                                    (27, 12, 77, False)])
+def test_sides_single_from_either_start_is_exact(rows: bool, n: int, rounds: int, seed: int, lopsided: bool) -> None:
+    """Under ``sides: single`` the solve starts from the rows of side biases +1 and -1 or from the blocks of
+    (group, bias) (:meth:`Solver._block_start`, which also restarts each widening): from either one, after a
+    lopsided history or the engine's own, the pairing costs networkx's minimum on the complete graph and is
+    proven."""
+    if lopsided:
+        event = _lopsided_sides(n, rounds, seed)
+    else:
+        event = _mode_event("single", n, seed)
+        result = random_results(seed)
+        for _ in range(rounds):
+            event = _play_round(event, result)
+    state = round_state(event, event.paired_rounds + 1)
+    pool = state.bye_eligible or frozenset(state.order)
+    costs = Costs(event, state, pool, False)
+    engine = Solver(costs)
+    engine._side_rows = rows
+    solved = engine.solve()
+    assert solved is not None
+    mate, proof = solved
+    assert proof.proven and proof.gap == 0
+    pairs = {(min(u, v), max(u, v)) for u, v in mate.items()}
+    assert sum(costs.encode(i, j) for i, j in pairs) == _reference_cost(event, pool, False)
+
+
+@given(st.lists(st.integers(1, 6), min_size=1, max_size=7), st.randoms(use_true_random=False))
+@settings(max_examples=60, deadline=None)
+def test_block_duals_are_feasible_and_optimal(counts: list[int], rng: random.Random) -> None:
+    """:func:`.transport.block_duals` on random blocks (some pairs of blocks barred): every two blocks that may
+    meet keep ``s_A + s_B <= 2 C_AB``, the duals' total is the double cover's cheapest transport (strong
+    duality, so the duals are optimal), and the whole pairs it reports fit in the blocks; where no fractional
+    pairing exists, it says so."""
+    k = len(counts)
+    costs = np.full((k, k), -1, dtype=np.int64)
+    for a in range(k):
+        for b in range(a, k):
+            if rng.random() < 0.8 or a + 1 == b:
+                costs[a, b] = costs[b, a] = rng.randrange(0, 60)
+    if sum(counts) % 2:
+        counts[0] += 1
+    costs[0, 0] = max(costs[0, 0], 0)
+    graph = nx.DiGraph()
+    for a in range(k):
+        graph.add_node(a, demand=-counts[a])
+        graph.add_node(k + a, demand=counts[a])
+        for b in range(k):
+            if costs[a, b] >= 0 and (a != b or counts[a] > 1):
+                graph.add_edge(a, k + b, weight=int(costs[a, b]))
+    try:
+        best = nx.min_cost_flow_cost(graph)
+    except nx.NetworkXUnfeasible:
+        with pytest.raises(nx.NetworkXUnfeasible):
+            block_duals(counts, costs)
+        return
+    duals, pairs = block_duals(counts, costs)
+    for a, b in graph.edges:
+        assert duals[a] + duals[b - k] <= 2 * costs[a, b - k]
+    assert sum(c * d for c, d in zip(counts, duals)) == best
+    assert (pairs == pairs.T).all()
+    assert all(pairs[a].sum() + pairs[a, a] <= counts[a] for a in range(k))
 
 
 @pytest.mark.usefixtures("sparse_only")

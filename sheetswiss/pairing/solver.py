@@ -66,12 +66,19 @@ float: floats are everywhere, so there are no boundary duals. Every field size g
 * **Start.** Between the players of bias +1 and those of bias -1, each row ordered group by group (inside a
   group the likeliest to float up first: lowest float balance, then place; :meth:`Solver._side_row`), the
   score, float height, balance and position of a pair are Monge in the two ranks, so the order-preserving
-  matching of the rows is the cheapest at those levels and has closed-form duals (:meth:`Solver._side_start`);
+  matching of the rows is the cheapest at those levels and has closed-form duals (:meth:`Solver._row_start`);
   the Hungarian method's reductions add the pattern and the draw, and the tight pairs start matched. The
   searches then start from the free players in an order spread over the field (a multiplicative hash of the
   ranking position, :attr:`Matcher.order`), not top down: a search from the top of a chain of floats walks
   it to the bottom, while spread-out searches meet free players nearer by (about a third less work at 2,000
   players).
+* **Or a start by blocks.** Where a history piled one side bias at the top of the field and the other at the
+  bottom, same-bias pairs and biases of 3 and more decide the score level, which the rows leave out. A pair's
+  score, side and float height depend only on its two (group, bias) blocks, so those levels of the cheapest
+  pairing are a fractional matching of blocks: a transport problem of a few dozen blocks
+  (:mod:`.transport`), whose duals are exact at those levels (:meth:`Solver._block_start`). G' holds the
+  floats that the blocks' optimal flow sends from block to block (:meth:`Solver._side_flows`). Of the two
+  starts the solve takes the one that leaves fewer players unmatched (each one costs a search).
 * **Certificate.** Potentials are about twice the score multiplier times a dual per (group, bias) block, and
   two blocks' duals differ by far more than 64 bits hold. The check goes block by block of (group, bias)
   (:meth:`Solver._check_side_group`, :meth:`Solver._check_side_across`): each block pair's fixed part holds
@@ -97,6 +104,7 @@ from .blossom import SPLIT, Matcher, Nesting
 from .costs import Costs, colour_assignment, pair_draw
 from .levels import BALANCE, COLOUR_HARD, COLOUR_PREF, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
 from .state import RoundState
+from .transport import block_duals
 
 if TYPE_CHECKING:
     from ..model import Event
@@ -282,7 +290,8 @@ class Solver:
         """Boundaries k whose prefix S_k holds an odd number of nodes."""
         self.widenings = 0
         self._clean_cache: dict[int, set[tuple[int, int]]] = {}
-        self._side_ideal: bool | None = None
+        self._side_rows: bool | None = None
+        self._block_cache: tuple[list[int], list[int], np.ndarray] | None = None
         self._rings: list[tuple[list[tuple[int, int]], dict[int, int]]] = []
         """Under ``colours: alternate`` with ``slide``: each score group's ring start (:meth:`_colour_ring`), its
         pairs and its players' potentials."""
@@ -387,6 +396,7 @@ class Solver:
             proposed.append(self._colour_rings())
         if c.mode == "sides":
             proposed.append(self._side_ranks())
+            proposed.append(self._side_flows())
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
             best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP if c.mode else _LEADERS)
@@ -689,7 +699,7 @@ class Solver:
         side 1 (negative bias) and those due side 2 (positive), each in ranking order, the cheapest matching by
         score distance (a convex cost of the distance) keeps their order. Each player due side 1 gets the
         players due side 2 of ranks k - ``_WINDOW`` to k + ``_WINDOW`` (counted from either end), and every
-        player its nearest ones of its own bias and of bias 0. The rows of :meth:`_side_start` join too: the
+        player its nearest ones of its own bias and of bias 0. The rows of :meth:`_row_start` join too: the
         players of bias -1 and +1 in its order, and in each group the players of bias 0 with the slide's partners
         among them."""
         c = self.c
@@ -709,12 +719,12 @@ class Solver:
 
         ones, twos = everyone[bias < 0], everyone[bias > 0]
         align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
-        ones = np.array(self._side_row(lambda b: b < 0), dtype=np.int64)  # in the order of :meth:`_side_start`
+        ones = np.array(self._side_row(lambda b: b < 0), dtype=np.int64)  # in the order of :meth:`_row_start`
         twos = np.array(self._side_row(lambda b: b > 0), dtype=np.int64)
         align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
         align(np.array(self._side_row(lambda b: b == -1), dtype=np.int64),
               np.array(self._side_row(lambda b: b == 1), dtype=np.int64), near)
-        for mem in c.members:  # the slide among a group's players of bias 0 (:meth:`_side_start`)
+        for mem in c.members:  # the slide among a group's players of bias 0 (:meth:`_row_start`)
             zeros = np.array([v for v in mem if c.bias[v] == 0], dtype=np.int64)
             align(zeros, zeros[(len(zeros) + 1) // 2:], near)
         for b in np.unique(bias).tolist():
@@ -722,6 +732,73 @@ class Solver:
             align(same, same, near[near > 0])
             if b:
                 align(same, everyone[bias == 0], near)
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(rows), np.concatenate(cols)
+
+    def _blocks(self) -> tuple[list[int], list[int], np.ndarray]:
+        """Under ``sides: single``: each node's block (score group and side bias; the bye alone), each block's
+        dual and the pairs between every two blocks in the cheapest fractional pairing of blocks at the score,
+        side and float height levels (:func:`.transport.block_duals`; the side cost taken as the cheaper
+        assignment, :meth:`_side_floor`). Computed once per solve."""
+        if self._block_cache is not None:
+            return self._block_cache
+        c = self.c
+        mult = c.multipliers
+        key = [(c.group_of[v], c.bias[v] if v != c.bye else 0) for v in range(c.nodes)]
+        blocks = sorted(set(key))
+        index = {b: k for k, b in enumerate(blocks)}
+        counts = [0] * len(blocks)
+        for block in key:
+            counts[index[block]] += 1
+        ratio = mult[SCORE] // mult[HEIGHT]
+        costs = np.zeros((len(blocks), len(blocks)), dtype=np.int64)
+        for a, (g, bx) in enumerate(blocks):
+            for b, (h, by) in enumerate(blocks):
+                bye = g == c.groups or h == c.groups
+                side = 0 if bye else self._side_floor(bx, by)
+                low, high = min(g, h), max(g, h)
+                costs[a, b] = (c.score_table[low][high] + side) * ratio + c.height[high] - c.height[low]
+        duals, pairs = block_duals(counts, costs)
+        self._block_cache = ([index[b] for b in key], duals, pairs)
+        return self._block_cache
+
+    def _side_flows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs between the blocks that the blocks' cheapest fractional pairing joins (:meth:`_blocks`). For
+        blocks A above and B below with q pairs between them, who floats up from B is decided at the float
+        balance and position levels (RULES.md 2.5): its first q + ``_WINDOW`` players by float balance up, then
+        place; who floats down from A only by balance and the levels below, which leave it open, so each
+        player of A gets ``2 * _WINDOW + 1`` of those, the k-th the (k - ``_WINDOW``)-th to the
+        (k + ``_WINDOW``)-th (round the list). Inside a group, the k-th player of the smaller block gets the
+        players of the other around its proportional place."""
+        c = self.c
+        of, _, pairs = self._blocks()
+        members: dict[int, list[int]] = defaultdict(list)
+        for v in range(c.nodes):
+            members[of[v]].append(v)
+        group = {k: c.group_of[mem[0]] for k, mem in members.items()}
+        rows: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        near = np.arange(-_WINDOW, _WINDOW + 1, dtype=np.int64)
+        for a, b in zip(*(x.tolist() for x in np.nonzero(np.triu(pairs)))):
+            if group[a] == group[b]:  # by place, the k-th of the one with its proportional rank in the other
+                one, two = members[a], members[b]
+                if len(one) > len(two):
+                    one, two = two, one
+                rank = np.arange(len(one), dtype=np.int64)[:, None] * len(two) // len(one) + near[None, :]
+                rank = np.clip(rank, 0, len(two) - 1)
+                rows.append(np.repeat(np.array(one, dtype=np.int64), len(near)))
+                cols.append(np.array(two, dtype=np.int64)[rank.reshape(-1)])
+                continue
+            if group[a] > group[b]:
+                a, b = b, a
+            q = int(pairs[a, b]) + _WINDOW
+            upper = np.array(members[a], dtype=np.int64)
+            lower = np.array(sorted(members[b], key=lambda v: (c.up[v] if v != c.bye else 0, c.place_of[v]
+                                                               if v != c.bye else 0))[:q], dtype=np.int64)
+            rank = (np.arange(len(upper), dtype=np.int64)[:, None] + near[None, :]) % len(lower)
+            rows.append(np.broadcast_to(upper[:, None], rank.shape).reshape(-1))
+            cols.append(lower[rank].reshape(-1))
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
@@ -884,35 +961,27 @@ class Solver:
                     lifts.update({v: level if c.due[v] == colour else -level for v in mem})
         return lifts
 
-    def _matcher(self, ideal_start: bool = False) -> Matcher:
+    def _matcher(self) -> Matcher:
         """G' with start duals: the ideal pairs matched under a staircase of potentials (the upper member
         of a pair in group g gets -(g+1) * 2**17, the lower one twice the pair's cost plus as much, so that
         floats and pattern changes between ideal pairs are never cheaper than the pairs themselves); every
         other node the largest potential its edges to those allow; any edge still infeasible repaired.
 
-        Under ``sides: single`` the start of :meth:`_side_start` where it proves more: both starts are
-        feasible on G', so each one's dual objective is a lower bound of G''s cheapest pairing, and the one
-        whose bound is higher is the nearer to it. Where sides were balanced round by round (biases of 1 or
-        0) the side start wins by far; where they were not, players of different biases meet inside their
-        group for nothing and the ideal pairs win. Chosen once per solve."""
+        Under ``sides: single`` one of two starts, whichever leaves fewer players unmatched (each one costs a
+        search): :meth:`_row_start`, whose closed-form duals hold every float level along the rows of side
+        biases +1 and -1 (the better one where sides were balanced round by round), or :meth:`_block_start`,
+        exact at the score, side and float height levels whatever the biases (the better one where a history
+        piled one bias at the top and the other at the bottom). Chosen once per solve."""
         c = self.c
+        if c.mode == "sides":
+            if self._side_rows is None:
+                rows, blocks = self._side_matcher(True), self._side_matcher(False)
+                self._side_rows = rows.mate.count(-1) < blocks.mate.count(-1)
+                return rows if self._side_rows else blocks
+            return self._side_matcher(self._side_rows)
         m = Matcher(c.nodes)
         for (i, j), cost in self.edges.items():
             m.add_edge(i, j, 2 * cost)
-        if c.mode == "sides" and not ideal_start:
-            if self._side_ideal:
-                return self._matcher(ideal_start=True)
-            self._side_start(m)
-            for (i, j), cost in self.edges.items():
-                if 2 * cost < m.p[i] + m.p[j]:
-                    m.repair(i, j)
-            m.order = sorted(range(c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
-            if self._side_ideal is None:
-                other = self._matcher(ideal_start=True)
-                self._side_ideal = other.dual() > m.dual()
-                if self._side_ideal:
-                    return other
-            return m
         if c.mode == "colours" and self._rings:
             self._ring_start(m)
             return m
@@ -939,6 +1008,22 @@ class Solver:
         for (i, j), cost in self.edges.items():
             if 2 * cost < d[i] + d[j]:
                 m.repair(i, j)
+        return m
+
+    def _side_matcher(self, rows: bool) -> Matcher:
+        """G' under ``sides: single`` from the start of :meth:`_row_start` (``rows``) or :meth:`_block_start`,
+        any edge still infeasible repaired. The searches start from the free players in an order spread over
+        the field (a multiplicative hash of the ranking position): a search from the top of a chain of floats
+        walks it to the bottom, while spread-out searches meet free players nearer by."""
+        c = self.c
+        m = Matcher(c.nodes)
+        for (i, j), cost in self.edges.items():
+            m.add_edge(i, j, 2 * cost)
+        (self._row_start if rows else self._block_start)(m)
+        for (i, j), cost in self.edges.items():
+            if 2 * cost < m.p[i] + m.p[j]:
+                m.repair(i, j)
+        m.order = sorted(range(c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
         return m
 
     def _ring_start(self, m: Matcher) -> None:
@@ -991,7 +1076,48 @@ class Solver:
                         mate[v], mate[x] = x, v
                         break
 
-    def _side_start(self, m: Matcher) -> None:
+    def _block_start(self, m: Matcher) -> None:
+        """Start duals and matching under ``sides: single`` (RULES.md 3), where players cross score groups to
+        meet an opposite side bias.
+
+        * **Score, side and float height.** These depend only on the two players' blocks (score group and
+          side bias, :meth:`_blocks`), so the top of the cheapest pairing is a fractional matching of blocks,
+          whose duals :func:`.transport.block_duals` gives: ``s_A + s_B <= 2 C_AB`` for every two blocks, tight
+          wherever the blocks' optimal flow runs. Each player's potential is its block's ``s`` times the float
+          height multiplier (rounded down to even), which keeps every pair of G feasible.
+        * **Lower levels.** Each player in ranking order then takes the least slack of its candidate pairs, up
+          to just below one unit of float height (the reductions of the Hungarian method: every pair stays
+          feasible and each player has a tight one; the cap keeps a player whose block partners G' lacks at its
+          block's dual), and the tight pairs are matched greedily in the same order, at most as many between
+          two blocks as the blocks' flow pairs there.
+
+        Only the start depends on this: the solve and the certificate make the result exact whatever it is.
+        All potentials are even, as :mod:`.blossom` needs."""
+        c = self.c
+        mult = c.multipliers
+        of, s, quota = self._blocks()
+        quota = quota.copy()
+        d = m.p
+        for v in range(c.nodes):
+            d[v] = (mult[HEIGHT] * s[of[v]]) & ~1
+        adj, mate = m.adj, m.mate
+        cap = (mult[HEIGHT] - 1) & ~1
+        for v in range(c.nodes):
+            if adj[v]:
+                pv = d[v]
+                d[v] = pv + min(cap, min(w - pv - d[x] for x, w in adj[v].items()))
+        for v in range(c.nodes):
+            if mate[v] == -1:
+                pv = d[v]
+                for x, w in adj[v].items():
+                    if mate[x] == -1 and w == pv + d[x] and quota[of[v], of[x]] > 0:
+                        mate[v], mate[x] = x, v
+                        quota[of[v], of[x]] -= 1
+                        if of[v] != of[x]:
+                            quota[of[x], of[v]] -= 1
+                        break
+
+    def _row_start(self, m: Matcher) -> None:
         """Start duals and matching under ``sides: single`` (RULES.md 3), where players cross score groups to
         meet an opposite side bias.
 
@@ -1145,8 +1271,12 @@ class Solver:
         (:meth:`Matcher.repair`): that is the faster at every size measured, as a repair frees only players
         whose searches stay near them while a fresh start repeats every search of the first solve (under
         ``colours: alternate`` at 8,000 players the repaired solve frees 2,800 players where the closed-form
-        start leaves 3,700; under ``sides: single`` at 2,000, 1.1 CPU seconds against 4.7). Under ``sides:
-        single`` the first solve starts from duals already checked against G, their failing pairs added."""
+        start leaves 3,700; under ``sides: single`` from the row start at 2,000, 1.1 CPU seconds against 4.7).
+        The block start of ``sides: single`` (:meth:`_block_start`) is the exception: it is exact at the top
+        levels and rebuilt in a fraction of a solve, while a repair there frees players whose searches cross
+        the field, so each widening starts it again on the wider G' (at 1,000 players after a history that
+        piled the biases apart, 3.8 CPU seconds against 7.1). Under ``sides: single`` the first solve starts
+        from duals already checked against G, their failing pairs added."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
         for attempt in range(_ROUNDS):
@@ -1158,6 +1288,8 @@ class Solver:
                         self._add(np.array([i for _, i, _ in early], dtype=np.int64),
                                   np.array([j for _, _, j in early], dtype=np.int64))
                         m = self._matcher()
+            elif self._side_rows is False:  # the block start again, on the wider G'
+                m = self._matcher()
             else:
                 for _, i, j in bad:
                     if (i, j) in self.edges:
