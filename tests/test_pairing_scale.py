@@ -237,10 +237,12 @@ class _CheckedExpansions(Matcher):
     """A matcher that checks, at each expansion of an inner blossom, that every vertex leaving the tree has
     its earliest edge from an outer vertex queued (:meth:`Matcher._expand_inner` takes it from the slacks noted
     while the blossom was inner instead of rescanning the vertex's edges), and that a large blossom outer again
-    queues the least-slack edge to each vertex outside it."""
+    queues the least-slack edge to each vertex outside it, and that each stage augments by the earliest time
+    queued for an edge to a free blossom."""
 
     leaving = 0
     listed = 0
+    augments = 0
 
     def _expand_inner(self, b: int) -> None:
         held = list(self._leaves(b))
@@ -251,7 +253,10 @@ class _CheckedExpansions(Matcher):
             _CheckedExpansions.leaving += 1
             due = [self._delta + w - self._pot(u) - self.p[v] for u, w in self.adj[v].items()
                    if self._label[self.outermost(u)] == blossom._OUTER]
-            assert self._best.get(v) == (min(due) if due else None)
+            if due and min(due) < self._limit:
+                assert self._best.get(v) == min(due)
+            else:  # due after the stage ends (:attr:`Matcher._limit`), if at all: not needed
+                assert self._best.get(v, self._limit) >= self._limit
 
     def _outer(self, b: int, via: tuple[int, int] | None) -> None:
         """A large blossom scanned before queues, for each vertex outside it, the first of its edges of least
@@ -267,6 +272,13 @@ class _CheckedExpansions(Matcher):
                         least[u] = (w - self._pot(v), v, w)
             assert {u: (v, w) for v, out in listed for u, w in out} == {u: (v, w) for u, (_, v, w) in least.items()}
         super()._outer(b, via)
+
+    def _augment(self, a: int, b: int) -> None:
+        """A stage ends no later than the earliest edge queued to a free blossom (:attr:`Matcher._limit`): the
+        events that would come after it are not queued at all."""
+        _CheckedExpansions.augments += 1
+        assert self._delta <= self._limit
+        super()._augment(a, b)
 
 
 def test_vertices_leaving_an_expanded_blossom_keep_their_earliest_edge(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -298,7 +310,7 @@ def test_vertices_leaving_an_expanded_blossom_keep_their_earliest_edge(monkeypat
         assert best is not None
         cost = sum(w for (u, v), w in weights.items() if m.mate[u] == v)
         assert cost == sum(weights[e] for e in best) == m.dual()
-    assert _CheckedExpansions.leaving and _CheckedExpansions.listed  # the cases occurred
+    assert _CheckedExpansions.leaving and _CheckedExpansions.listed and _CheckedExpansions.augments  # they occurred
 
 
 @pytest.mark.parametrize("seed", range(30))

@@ -94,6 +94,9 @@ class Matcher:
         """The order in which :meth:`run` grows trees from free vertices (by default by number)."""
         self._best: dict[int, int] = {}
         """The earliest time queued for an edge to each vertex outside the tree, in this stage."""
+        self._limit: float = _NEVER
+        """The earliest time queued for an edge to a free blossom, in this stage: that edge augments then, if
+        nothing does before, so no event from then on is queued (it would come after the stage ends)."""
         self._slack: dict[int, int] = {}
         """The least slack of an edge from an outer vertex to each vertex of an inner blossom (of more than one
         vertex), in this stage: while both ends keep their labels the slack stays as it is (one end rises as
@@ -248,8 +251,9 @@ class Matcher:
         return self.z[b] + d if lab == _OUTER else self.z[b] - d
 
     def _push(self, key: int, kind: int, a: int, b: int) -> None:
-        self._count += 1
-        heapq.heappush(self._heap, (key, self._count, kind, a, b))
+        if key < self._limit:
+            self._count += 1
+            heapq.heappush(self._heap, (key, self._count, kind, a, b))
 
     def _reach(self, key: int, a: int, b: int) -> None:
         """Queue the edge from outer vertex ``a`` to ``b`` outside the tree, which gets tight at ``key``,
@@ -264,6 +268,7 @@ class Matcher:
         self._delta = 0
         self._best = {}
         self._slack = {}
+        self._limit = _NEVER
         self._heap = []
         self._labelled = []
         heap, top, label = self._heap, self.outermost, self._label
@@ -313,6 +318,7 @@ class Matcher:
         and note the slack of its edges into inner blossoms."""
         top, parent, label, since, p, n = self.top, self.parent, self._label, self._since, self.p, self.n
         delta, best, slack, heap, push = self._delta, self._best, self._slack, self._heap, heapq.heappush
+        mate, base, limit = self.mate, self.base, self._limit
         bv = self.outermost(v)
         pv = p[v] + delta - since[v]
         rise = delta - pv
@@ -325,10 +331,12 @@ class Matcher:
             lab = label[bu]
             if not lab:
                 key = w - p[u] + rise
-                if key < best.get(u, _NEVER):
+                if key < limit and key < best.get(u, _NEVER):
                     best[u] = key
                     count += 1
                     push(heap, (key, count, _EDGE, v, u))
+                    if mate[base[bu]] == -1:  # a free blossom: the stage augments by then
+                        limit = key
                 if key < delta:
                     raise ValueError(f"infeasible duals on edge {v}-{u}")
             elif lab == _OUTER:
@@ -337,8 +345,9 @@ class Matcher:
                 s = w - pv - (p[u] + delta - since[u])
                 if s < 0:
                     raise ValueError(f"infeasible duals on edge {v}-{u}")
-                count += 1
-                push(heap, (delta + s // 2, count, _CLOSE, v, u))
+                if delta + s // 2 < limit:
+                    count += 1
+                    push(heap, (delta + s // 2, count, _CLOSE, v, u))
             elif bu >= n:  # inner blossom: the slack stays until it expands or joins an outer blossom
                 s = w - pv - (p[u] - delta + since[u])
                 if s < slack.get(u, _NEVER):
@@ -346,6 +355,7 @@ class Matcher:
                         raise ValueError(f"infeasible duals on edge {v}-{u}")
                     slack[u] = s
         self._count = count
+        self._limit = limit
 
     def _tight_outer(self, v: int) -> int:
         """The first outer vertex (in ``v``'s edges) whose edge to ``v``, outside the tree, is tight now; -1
