@@ -4,6 +4,7 @@ and that its reader reads what openpyxl reads."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
 import shutil
 import subprocess
@@ -611,18 +612,37 @@ def stored_bytes(path: Path) -> dict[str, tuple[int, int, bytes]]:
     return out
 
 
-def test_a_write_copies_the_parts_it_leaves_alone_as_stored(tmp_path: Path) -> None:
+class _Streamed(io.RawIOBase):
+    """A file written front to back only, as a program streaming a zip writes it: each part's sizes then
+    follow its bytes (a data descriptor) rather than standing in its header."""
+
+    def __init__(self, file: io.BufferedWriter) -> None:
+        self.file = file
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return self.file.write(data)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["sizes in headers", "streamed"])
+def test_a_write_copies_the_parts_it_leaves_alone_as_stored(tmp_path: Path, streamed: bool) -> None:
     """The parts a write does not change keep the very bytes the zip held them as, however their program
-    stored them (here: not compressed, and deflated at another level than sheetswiss's); the changed parts are
-    written afresh; every part reads back whole, as zipfile checks it (CRC-32 and sizes)."""
+    stored them (here: not compressed, and deflated at another level than sheetswiss's; streamed or not); the
+    changed parts are written afresh; every part reads back whole, as zipfile checks it (CRC-32 and sizes)."""
     (tmp_path / "plain").mkdir()
     plain = gm_workbook(tmp_path / "plain")
     other = tmp_path / "other.xlsx"
-    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(other, "w") as target:
+    with open(other, "wb") as file, zipfile.ZipFile(plain) as source, \
+            zipfile.ZipFile(_Streamed(file) if streamed else file, "w") as target:
         for info in source.infolist():
             kept = zipfile.ZipInfo(info.filename, info.date_time)
             kept.compress_type = zipfile.ZIP_STORED if info.filename.endswith(".rels") else zipfile.ZIP_DEFLATED
             target.writestr(kept, source.read(info), compresslevel=9)
+        target.writestr("customXml/ünïcode.xml", b"<note>kept as it is</note>")  # a name in UTF-8
+    with zipfile.ZipFile(other) as z:
+        assert all(bool(i.flag_bits & 0x8) == streamed for i in z.infolist())  # the sizes after the bytes
     before, contents = stored_bytes(other), parts(other)
     ExcelBackend(other).write(Changes(appends=(Append("Results", 5, ((2, 1, "A1", "B2", None),)),),
                                       tool_tabs=(Tab("Pairings", (("Table", "Player A"), (1, "A1"))),)))
@@ -633,7 +653,7 @@ def test_a_write_copies_the_parts_it_leaves_alone_as_stored(tmp_path: Path) -> N
     changed = {name for name, data in parts(other).items() if contents.get(name) != data}
     assert {"xl/worksheets/sheet2.xml", "xl/workbook.xml"} <= changed  # Results appended to; Pairings added
     kept = set(before) - changed
-    assert {"xl/worksheets/sheet1.xml", "_rels/.rels"} <= kept  # Players (deflated at 9), a stored part
+    assert {"xl/worksheets/sheet1.xml", "_rels/.rels", "customXml/ünïcode.xml"} <= kept  # deflated at 9, stored
     assert all(after[name] == before[name] for name in kept)
     assert all(infos[name].compress_type == before[name][0] for name in before)
     assert values(other) == values(plain) | {"Results": values(other)["Results"], "Pairings": ((
