@@ -19,6 +19,12 @@ the search only works where the pairing departs from them.
   an inner blossom whose z reaches 0 (expanded). Tree duals are kept lazily (a vertex's value is fixed when
   its label changes and read against the stage's running total), and a vertex's top-level blossom is
   found through parent links, so a stage costs about the size of the tree it explores, not of the graph.
+* **What a stage queues.** Only the earliest edge to each vertex outside the tree, and nothing due after
+  the earliest edge to a free blossom (the stage augments by then). An edge into an inner blossom keeps its
+  slack while both ends keep their labels, so the least one is noted as it is scanned, and a vertex that
+  leaves the tree when its blossom expands gets its earliest edge from that note, not from its edges again.
+  A large blossom with z > 0 can join tree after tree: it lists, once per run, its least-slack edge to each
+  vertex outside it (all its potentials move alike while it stands), and is scanned through that list.
 * **Warm start and repair.** The caller sets any potentials feasible on the graph and a matching of tight
   edges. :meth:`Matcher.repair` makes an added edge feasible: it dissolves the blossoms holding one end
   (moving their z into their vertices' potentials, which keeps every edge feasible), lowers that end's
