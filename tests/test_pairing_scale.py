@@ -579,7 +579,7 @@ def test_sides_single_with_wide_biases_is_exact(n: int, rounds: int, seed: int) 
                                                     (27, 12, 77, False)])
 def test_sides_single_from_either_start_is_exact(rows: bool, n: int, rounds: int, seed: int, lopsided: bool) -> None:
     """Under ``sides: single`` the solve starts from the rows of side biases +1 and -1 or from the blocks of
-    (group, bias) (:meth:`Solver._block_start`, which also restarts each widening): from either one, after a
+    (group, bias) (:meth:`Solver._block_start`): from either one, after a
     lopsided history or the engine's own, the pairing costs networkx's minimum on the complete graph and is
     proven."""
     if lopsided:

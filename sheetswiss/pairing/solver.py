@@ -1271,12 +1271,9 @@ class Solver:
         (:meth:`Matcher.repair`): that is the faster at every size measured, as a repair frees only players
         whose searches stay near them while a fresh start repeats every search of the first solve (under
         ``colours: alternate`` at 8,000 players the repaired solve frees 2,800 players where the closed-form
-        start leaves 3,700; under ``sides: single`` from the row start at 2,000, 1.1 CPU seconds against 4.7).
-        The block start of ``sides: single`` (:meth:`_block_start`) is the exception: it is exact at the top
-        levels and rebuilt in a fraction of a solve, while a repair there frees players whose searches cross
-        the field, so each widening starts it again on the wider G' (at 1,000 players after a history that
-        piled the biases apart, 3.8 CPU seconds against 7.1). Under ``sides: single`` the first solve starts
-        from duals already checked against G, their failing pairs added."""
+        start leaves 3,700; under ``sides: single`` at 2,000, 1.1 CPU seconds against 4.7; from the start by
+        blocks at 8,000 players, 71 against 195). Under ``sides: single`` the first solve starts from duals
+        already checked against G, their failing pairs added."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
         for attempt in range(_ROUNDS):
@@ -1288,8 +1285,6 @@ class Solver:
                         self._add(np.array([i for _, i, _ in early], dtype=np.int64),
                                   np.array([j for _, _, j in early], dtype=np.int64))
                         m = self._matcher()
-            elif self._side_rows is False:  # the block start again, on the wider G'
-                m = self._matcher()
             else:
                 for _, i, j in bad:
                     if (i, j) in self.edges:
