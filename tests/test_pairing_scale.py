@@ -193,21 +193,19 @@ def _shared_z(m: Matcher, u: int, v: int) -> int:
     return total
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_matcher_is_exact_and_its_duals_prove_it(seed: int) -> None:
-    """Edmonds' solver started from arbitrary feasible potentials, with edges added (and repaired) between
-    runs: networkx's minimum, and duals that certify it (every edge's slack >= 0, matched edges tight, the
-    dual objective equal to the cost)."""
-    rng = random.Random(seed)
-    n = rng.choice([4, 8, 14, 24, 40, 60])
-    top = rng.choice([3, 50, 10**22])
-    weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.5}
+def _run_in_two_parts(m: Matcher, rng: random.Random, top: int, density: float, all_first: bool
+                      ) -> dict[tuple[int, int], int]:
+    """Random even weights below ``2 * top`` on about ``density`` of the pairs of ``m``'s vertices (a perfect
+    matching always among them); ``m`` runs from arbitrary feasible potentials on the edges of a random first
+    part (all of them with ``all_first``), then again with the others added and repaired, and must end with a
+    perfect matching. Returns the weights."""
+    n = m.n
+    weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < density}
     for i in range(0, n, 2):
         weights.setdefault((i, i + 1), 2 * rng.randrange(top))
-    m = Matcher(n)
     edges = list(weights)
     rng.shuffle(edges)
-    start = rng.randrange(len(edges))
+    start = len(edges) if all_first else rng.randrange(len(edges))
     for u, v in edges[:start]:
         m.add_edge(u, v, weights[u, v])
     m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
@@ -216,6 +214,18 @@ def test_matcher_is_exact_and_its_duals_prove_it(seed: int) -> None:
         m.add_edge(u, v, weights[u, v])
         m.repair(u, v)
     assert m.run() == []
+    return weights
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_matcher_is_exact_and_its_duals_prove_it(seed: int) -> None:
+    """Edmonds' solver started from arbitrary feasible potentials, with edges added (and repaired) between
+    runs: networkx's minimum, and duals that certify it (every edge's slack >= 0, matched edges tight, the
+    dual objective equal to the cost)."""
+    rng = random.Random(seed)
+    n = rng.choice([4, 8, 14, 24, 40, 60])
+    m = Matcher(n)
+    weights = _run_in_two_parts(m, rng, rng.choice([3, 50, 10**22]), 0.5, all_first=False)
     best = min_cost_perfect_matching(list(range(n)), weights)
     assert best is not None
     nest = Nesting(m)
@@ -290,22 +300,8 @@ def test_vertices_leaving_an_expanded_blossom_keep_their_earliest_edge(monkeypat
     for seed in range(70):
         rng = random.Random(seed)
         n = rng.choice([8, 14, 24, 40]) if seed < 60 else 80  # the larger ones: blossoms met by tree after tree
-        top = rng.choice([3, 6, 50])
-        weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.4}
-        for i in range(0, n, 2):
-            weights.setdefault((i, i + 1), 2 * rng.randrange(top))
         m = _CheckedExpansions(n)
-        edges = list(weights)
-        rng.shuffle(edges)
-        start = rng.randrange(len(edges)) if seed < 60 else len(edges)
-        for u, v in edges[:start]:
-            m.add_edge(u, v, weights[u, v])
-        m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
-        m.run()
-        for u, v in edges[start:]:
-            m.add_edge(u, v, weights[u, v])
-            m.repair(u, v)
-        assert m.run() == []
+        weights = _run_in_two_parts(m, rng, rng.choice([3, 6, 50]), 0.4, all_first=seed >= 60)
         best = min_cost_perfect_matching(list(range(n)), weights)
         assert best is not None
         cost = sum(w for (u, v), w in weights.items() if m.mate[u] == v)
