@@ -33,11 +33,12 @@ States (built by a plain greedy pairer here, not by the engine, so they do not f
 * ``accel``: round 2 of an accelerated event.
 
 Columns: ``sec`` wall-clock seconds and ``cpu`` this process's CPU seconds (state building included; on a
-machine shared with other work, compare ``cpu``), ``MiB`` the peak traced memory (a second run), ``gap`` the
-proven distance to the optimum (0: proven optimal, ``?``: no bound), ``rem`` the rematches, ``cost`` the level
-totals that differ in practice (score / float height / club / colour / float balance / who floats / pattern);
-``sp`` columns are swisspair's (its CPU seconds, measured in the same run), ``x`` our CPU time over its, and
-the last column says whether ours costs at most swisspair's (it must: ours is the proven minimum).
+machine shared with other work, compare ``cpu``), ``MiB`` the peak traced memory (a second run; ``-`` with
+``--no-memory``), ``gap`` the proven distance to the optimum (0: proven optimal, ``?``: no bound), ``rem`` the
+rematches, ``cost`` the level totals that differ in practice (score / float height / club / colour / float
+balance / who floats / pattern); ``sp`` columns are swisspair's (its CPU seconds, measured in the same run),
+``x`` our CPU time over its, and the last column says whether ours costs at most swisspair's (it must: ours
+is the proven minimum).
 """
 
 from __future__ import annotations
@@ -265,18 +266,18 @@ def measure(name: str, event: Event, memory: bool = True) -> tuple[str, float]:
     start, cpu = time.perf_counter(), time.process_time()
     pairing = pair_round(event)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    peak = math.nan
+    peak = "-"  # not measured (``--no-memory``)
     if memory:
         tracemalloc.start()  # a second run for memory: tracing slows Python down
         pair_round(event)
-        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        peak = f"{tracemalloc.get_traced_memory()[1] / 2**20:.0f}"
         tracemalloc.stop()
     players = sum(2 if t.b else 1 for t in pairing.tables)
     ours = totals(event, [(t.a, t.b) for t in pairing.tables])
     proof = pairing.proof
     gap = "?" if proof is None or proof.gap < 0 else str(proof.gap)
     method = "" if proof is None else proof.method.split(",")[0]
-    line = (f"{name:<8} {players:>6} {pairing.round:>3} {seconds:>7.2f} {cpu:>7.2f} {peak:>6.0f} {gap:>4} "
+    line = (f"{name:<8} {players:>6} {pairing.round:>3} {seconds:>7.2f} {cpu:>7.2f} {peak:>6} {gap:>4} "
             f"{len(pairing.rematches):>4} {_cost(ours):>26}")
     theirs = swisspair_pairs(event)
     if theirs is None:
