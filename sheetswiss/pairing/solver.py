@@ -979,9 +979,7 @@ class Solver:
                 self._side_rows = rows.mate.count(-1) < blocks.mate.count(-1)
                 return rows if self._side_rows else blocks
             return self._side_matcher(self._side_rows)
-        m = Matcher(c.nodes)
-        for (i, j), cost in self.edges.items():
-            m.add_edge(i, j, 2 * cost)
+        m = self._graph()
         if c.mode == "colours" and self._rings:
             self._ring_start(m)
             return m
@@ -1005,10 +1003,22 @@ class Solver:
             if not placed[v]:
                 d[v] = min((w - d[x] for x, w in m.adj[v].items() if placed[x]), default=0)
                 placed[v] = True
-        for (i, j), cost in self.edges.items():
-            if 2 * cost < d[i] + d[j]:
-                m.repair(i, j)
+        self._repair_all(m)
         return m
+
+    def _graph(self) -> Matcher:
+        """A matcher on G', each edge weighing twice its reduced cost (:mod:`.blossom` needs even weights)."""
+        m = Matcher(self.c.nodes)
+        for (i, j), cost in self.edges.items():
+            m.add_edge(i, j, 2 * cost)
+        return m
+
+    def _repair_all(self, m: Matcher) -> None:
+        """Repair every edge of G' that the start potentials leave infeasible (:meth:`Matcher.repair`)."""
+        p = m.p
+        for (i, j), cost in self.edges.items():
+            if 2 * cost < p[i] + p[j]:
+                m.repair(i, j)
 
     def _side_matcher(self, rows: bool) -> Matcher:
         """G' under ``sides: single`` from the start of :meth:`_row_start` (``rows``) or :meth:`_block_start`,
@@ -1016,13 +1026,9 @@ class Solver:
         the field (a multiplicative hash of the ranking position): a search from the top of a chain of floats
         walks it to the bottom, while spread-out searches meet free players nearer by."""
         c = self.c
-        m = Matcher(c.nodes)
-        for (i, j), cost in self.edges.items():
-            m.add_edge(i, j, 2 * cost)
+        m = self._graph()
         (self._row_start if rows else self._block_start)(m)
-        for (i, j), cost in self.edges.items():
-            if 2 * cost < m.p[i] + m.p[j]:
-                m.repair(i, j)
+        self._repair_all(m)
         m.order = sorted(range(c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
         return m
 
@@ -1052,9 +1058,7 @@ class Solver:
             if not placed[v]:
                 d[v] = min((w - d[x] for x, w in adj[v].items() if placed[x]), default=0)
                 placed[v] = True
-        for (i, j), cost in self.edges.items():
-            if 2 * cost < d[i] + d[j]:
-                m.repair(i, j)
+        self._repair_all(m)
         sinks = [w for pairs, _ in self._rings for _, w in pairs]
         sources = [u for pairs, _ in self._rings for u, _ in pairs]
         inside = set(sinks) | set(sources)
