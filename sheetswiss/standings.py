@@ -16,16 +16,21 @@ by rating (highest first, unrated last), then by name.
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import final
 
+import numpy as np
+
 from .errors import UnknownName
 from .history import RoundKind, RoundRecord
 from .model import Event, PlayerId
 from .names import sort_key
-from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, event_chain, number_text, split_by
+from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, event_chain, number_text
 
 __all__ = ["StandingRow", "Standings", "compute_standings", "explain", "making_cut", "standing_ranks", "top_cut"]
 
@@ -89,47 +94,84 @@ class _Ranking:
     """For group tiebreaks (by chain position): the tied group the value was computed on."""
 
 
+def _descending(key: np.ndarray, lowest_first: bool) -> np.ndarray:
+    """``key`` as ``int64`` whose ascending order ranks first what the tiebreak ranks first."""
+    if key.dtype == object:  # Python integers beyond 64 bits: their ranks sort the same
+        key = np.unique(key, return_inverse=True)[1].reshape(key.shape).astype(np.int64)
+    return key if lowest_first else -key
+
+
+def _whole(values: list[Fraction]) -> np.ndarray:
+    """Exact values as whole numbers over their common denominator, in the same order."""
+    den = math.lcm(*{v.denominator for v in values}) if values else 1
+    nums = [v.numerator * (den // v.denominator) for v in values]
+    return np.array(nums, dtype=object if any(abs(v) >= 2**62 for v in nums) else np.int64)
+
+
 def _rank(ctx: Context, names: tuple[str, ...], *, lazy: bool = False) -> _Ranking:
     """Sort by points, then split each tied group by each tiebreak in turn (C.07 Art. 4.2).
 
-    ``lazy``: only the groups matter, not the values shown. A tiebreak is then computed only for the
-    players still tied when the chain reaches it: a value never decides anything for a player alone in
-    their group, and each value is the same function of the context wherever it is computed, so the
-    groups are the same; :attr:`_Ranking.values` then holds only those values.
+    The field is held as one ranking order with the start of each tied group marked; a tiebreak computed
+    for every player at once (:attr:`~sheetswiss.tiebreaks.Tiebreak.column`) splits every tied group in one
+    stable sort, keyed by group then value, so a group's members keep their order among equals. A
+    group-dependent tiebreak (direct encounter) splits each tied group in turn.
+
+    ``lazy``: only the groups matter, not the values shown. A tiebreak without a column is then computed
+    only for the players still tied when the chain reaches it: a value never decides anything for a player
+    alone in their group, and each value is the same function of the context wherever it is computed, so
+    the groups are the same; :attr:`_Ranking.values` is then left empty.
     """
     entries = [TIEBREAKS[name] for name in names]
+    players = list(ctx.players)
     if lazy:
-        maps: list[dict[PlayerId, Fraction] | None] = [{} if e.value is not None else None for e in entries]
-        values: dict[PlayerId, list[Fraction]] = {x: [Fraction(0)] * len(entries) for x in ctx.players}
+        values: dict[PlayerId, list[Fraction]] = {}
     else:
         maps = [ctx.values(e.name) if e.value is not None else None for e in entries]
-        values = {x: [m[x] if m is not None else Fraction(0) for m in maps] for x in ctx.players}
-    evaluated_in: dict[PlayerId, dict[int, Group]] = {x: {} for x in ctx.players}
-    by_points: dict[int, list[PlayerId]] = {}
-    for x in ctx.players:
-        by_points.setdefault(ctx.score[x], []).append(x)
-    pending = [(tuple(by_points[s]), 0) for s in sorted(by_points, reverse=True)]
-    pending.reverse()  # a stack: best group on top
-    done: list[Group] = []
-    while pending:
-        group, i = pending.pop()
-        if len(group) == 1 or i == len(entries):
-            done.append(group)
-            continue
-        entry, m = entries[i], maps[i]
+        values = {x: [m[x] if m is not None else Fraction(0) for m in maps] for x in players}
+    evaluated_in: dict[PlayerId, dict[int, Group]] = defaultdict(dict)
+    score = _descending(ctx.score_array, lowest_first=False)
+    order = np.argsort(score, kind="stable")  # best first, Players order among equals
+    start = np.ones(len(players), dtype=bool)  # where a tied group starts, along ``order``
+    start[1:] = score[order[1:]] != score[order[:-1]]
+    for i, entry in enumerate(entries):
+        group = np.cumsum(start) - 1
+        tied = np.bincount(group)[group] > 1
+        if not tied.any():
+            break
         if entry.split is not None:
-            parts, de = entry.split(ctx, group)
-            for x in group:
-                values[x][i] = de[x]
-                evaluated_in[x][i] = group
+            for first, last in _segments(start, tied):
+                members = tuple(players[k] for k in order[first:last].tolist())
+                parts, de = entry.split(ctx, members)
+                row = ctx.row
+                order[first:last] = [row[x] for part in parts for x in part]
+                start[first:last] = [j == 0 for part in parts for j in range(len(part))]
+                for x in members:
+                    if not lazy:
+                        values[x][i] = de[x]
+                    evaluated_in[x][i] = members
+            continue
+        at = order[tied]
+        if entry.column is not None or not lazy:
+            key = ctx.column(entry.name).numerators[at]
         else:
-            assert m is not None and entry.value is not None
-            if lazy:
-                for x in group:
-                    m[x] = values[x][i] = ctx.value(entry.name, x)
-            parts = split_by(group, m, entry.lowest_first)
-        pending.extend((part, i + 1) for part in reversed(parts))
-    return _Ranking(done, values, evaluated_in)
+            key = _whole([ctx.value(entry.name, players[k]) for k in at.tolist()])
+        key = _descending(key, entry.lowest_first)
+        g = group[tied]
+        moved = np.lexsort((key, g))  # stable: by group, then value, then the order so far
+        order[tied] = at[moved]
+        key, g = key[moved], g[moved]
+        start[tied] = np.concatenate(([True], (g[1:] != g[:-1]) | (key[1:] != key[:-1])))
+    bounds = [*np.flatnonzero(start).tolist(), len(players)]
+    ranked = [players[k] for k in order.tolist()]
+    groups = [tuple(ranked[a:b]) for a, b in itertools.pairwise(bounds)]
+    return _Ranking(groups, values, evaluated_in)
+
+
+def _segments(start: np.ndarray, tied: np.ndarray) -> list[tuple[int, int]]:
+    """The (first, end) positions of the tied groups of several players, along the ranking order."""
+    firsts = np.flatnonzero(start).tolist()
+    ends = [*firsts[1:], len(start)]
+    return [(a, b) for a, b in zip(firsts, ends) if tied[a]]
 
 
 def _tie_order(ctx: Context, group: Group) -> Group:

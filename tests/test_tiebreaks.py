@@ -16,8 +16,8 @@ from sheetswiss.errors import UnknownName
 from sheetswiss.model import Event, Player
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
-from sheetswiss.standings import compute_standings
-from sheetswiss.tiebreaks import TIEBREAKS, Context, Kind, chain, cut, default_chain, find_tiebreak
+from sheetswiss.standings import compute_standings, standing_ranks
+from sheetswiss.tiebreaks import TIEBREAKS, Context, Kind, chain, cut, default_chain, find_tiebreak, split_by
 
 from .helpers import make_event
 
@@ -437,3 +437,101 @@ def test_a_bye_never_changes_omw(event: Event, data: st.DataObject) -> None:
     assert before[target.a] == after[target.a]
     if event.settings.magic_byes == "exclude":
         assert before == after
+
+
+BUCHHOLZ_FAMILY = [("buchholz", 0, 0, False), ("buchholz_cut1", 1, 0, False), ("buchholz_cut2", 2, 0, False),
+                   ("median_buchholz", 1, 1, False), ("sonneborn_berger", 0, 0, True)]
+
+
+def _contribution_by_the_rule(ctx: Context, x: str, r: int) -> int | None:
+    """c_r(x) read off RULES.md 4.2 record by record, in ``1/unit``; ``None`` when the round adds nothing."""
+    rec, n, d = ctx.records[x][r], ctx.rounds, ctx.whole(ctx.scale.draw)
+
+    def as_opponent(y: str) -> int:  # S, S09 or S23
+        ps = ctx.round_points[y]
+        if ctx.rule == "points":
+            return sum(ps)
+        if ctx.rule == "fide2009":
+            return sum(p if q.kind.name == "GAME" else d for q, p in zip(ctx.records[y], ps))
+        last = max((q.round for q in ctx.records[y] if q.opponent is not None or q.kind.name == "PAB"), default=0)
+        return sum(ps[:last]) + d * (n - last)
+
+    own = sum(ctx.round_points[x])
+    if rec.kind.name == "GAME" and rec.opponent is not None:
+        return as_opponent(rec.opponent)
+    if ctx.rule == "points":
+        return sum(ctx.round_points[rec.opponent]) if rec.opponent is not None else None
+    if ctx.rule == "fide2009":
+        s = ctx.scale
+        w, loss = ctx.whole(s.win), ctx.whole(s.loss)
+        p, cls = ctx.round_points[x][r], ctx.classes[x][r]
+        mirror = w + loss - p if 2 * d == w + loss else {"W": loss, "D": d, "L": w}[cls]
+        return sum(ctx.round_points[x][:r]) + mirror + d * (n - rec.round)
+    if ctx.rule == "fide2023":
+        return own
+    return min(own, as_opponent(rec.opponent) if rec.opponent is not None else d * n)
+
+
+@given(events())
+@settings(max_examples=120, deadline=None)
+def test_buchholz_family_over_the_field_is_each_players_cut_sum(event: Event) -> None:
+    """The Buchholz family is computed for the whole field at once; player by player it is the sum of the
+    contributions RULES.md 4.2 gives round by round, less what :func:`cut` removes (4.3; the VUR rule of
+    C.07 16.5 under ``fide2023``/``fide2026``), and the explanation names the rounds cut, in order."""
+    ctx = Context.of(event)
+    for x in ctx.players:
+        expected = [(rec, _contribution_by_the_rule(ctx, x, r)) for r, rec in enumerate(ctx.records[x])]
+        cs = ctx.contributions[x]
+        assert [(c.record, c.value) for c in cs] == [(rec, v) for rec, v in expected if v is not None]
+        for name, lowest, highest, weighted in BUCHHOLZ_FAMILY:
+            values = [c.value * c.scored if weighted else c.value for c in cs]
+            fide_cut = lowest and ctx.rule in ("fide2023", "fide2026")
+            removed = cut(values, lowest, highest, [c.vur for c in cs] if fide_cut else ())
+            per = 2 if weighted else 1
+            assert ctx.values(name)[x] == F(sum(values) - sum(values[i] for i in removed), ctx.unit * per)
+            notes: list[str] = []
+            fn = TIEBREAKS[name].value
+            assert fn is not None and fn(ctx, x, notes) == ctx.values(name)[x]
+            assert [line for line in notes if line.startswith("  cut: ")] == [
+                f"  cut: R{cs[i].record.round} ({TIEBREAKS[name].text(F(values[i], ctx.unit * per))})"
+                for i in removed]
+
+
+def _ranks_group_by_group(event: Event) -> dict[str, int]:
+    """C.07 Art. 4.2 applied one tied group at a time: by points, then each tiebreak of the chain on each group
+    still tied (a group tiebreak splits the group itself); the rank of each player."""
+    ctx = Context.of(event)
+    groups: list[tuple[str, ...]] = []
+    by_points: dict[int, list[str]] = {}
+    for x in ctx.players:
+        by_points.setdefault(ctx.score[x], []).append(x)
+    pending = [(tuple(by_points[s]), 0) for s in sorted(by_points)]  # a stack: best group on top
+    names = compute_standings(event).chain
+    while pending:
+        group, i = pending.pop()
+        if len(group) == 1 or i == len(names):
+            groups.append(group)
+            continue
+        entry = TIEBREAKS[names[i]]
+        if entry.split is not None:
+            parts = entry.split(ctx, group)[0]
+        else:
+            parts = split_by(group, ctx.values(entry.name), entry.lowest_first)
+        pending.extend((part, i + 1) for part in reversed(parts))
+    ranks: dict[str, int] = {}
+    for group in groups:
+        ranks.update(dict.fromkeys(group, len(ranks) + 1))
+    return ranks
+
+
+@given(events(), st.sampled_from([None, ("median_buchholz", "sonneborn_berger", "direct_encounter", "progress"),
+                                  ("buchholz_cut2", "wins", "random"), ("direct_encounter", "buchholz")]))
+@settings(max_examples=120, deadline=None)
+def test_the_field_is_ranked_as_group_by_group(event: Event, chain_: tuple[str, ...] | None) -> None:
+    """Standings split every tied group at once, tiebreak by tiebreak; the ranks are those of splitting one
+    group at a time, and the pairing's ranks (standing_ranks) are the same."""
+    if chain_ is not None:
+        event = replace(event, settings=replace(event.settings, tiebreaks=chain_))
+    expected = _ranks_group_by_group(event)
+    assert {r.player: r.rank for r in compute_standings(event).rows} == expected
+    assert standing_ranks(event) == expected

@@ -11,15 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
+import numpy as np
+
 from ..history import RoundKind, RoundRecord
 from ..model import PlayerId
 from .registry import (
+    Column,
     Context,
     Contribution,
     Group,
     Kind,
     Notes,
-    cut,
+    column_tiebreak,
     group_tiebreak,
     number_text,
     split_by,
@@ -52,78 +55,132 @@ def _explain_contribution(ctx: Context, x: PlayerId, c: Contribution) -> str:
     return f"  {head}: {value} ({how}){' [VUR]' if c.vur and ctx.rule != 'points' else ''}"
 
 
-def _sum_contributions(ctx: Context, x: PlayerId, notes: Notes, lowest: int = 0, highest: int = 0,
-                       weighted: bool = False) -> Fraction:
-    """Buchholz-family sum over :attr:`Context.contributions`, cut per :func:`cut`; ``weighted`` is SB."""
-    cs = ctx.contributions[x]
-    values = [c.value * c.scored for c in cs] if weighted else [c.value for c in cs]
+def _dense(values: np.ndarray) -> np.ndarray:
+    """``values`` as ``int64`` ranks in the same order (equal values, equal ranks): Python integers too wide for
+    64 bits sort as their ranks."""
+    if values.dtype != object:
+        return values
+    return np.unique(values.ravel(), return_inverse=True)[1].reshape(values.shape).astype(np.int64)
+
+
+def _cut_order(values: np.ndarray, present: np.ndarray, vur: np.ndarray | None, lowest: int,
+               highest: int) -> np.ndarray:
+    """Which contributions a cut removes, row by row: 0 where kept, else the removal's number (1 first).
+
+    :func:`~sheetswiss.tiebreaks.registry.cut` over every player at once (RULES.md 4.3 and 4.2, FIDE C.07
+    Art. 14 and 16.5): the ``lowest`` least values go first, the VURs (``vur``, when the rule cuts them
+    first) before the others, the earlier round first among equals; then the ``highest`` greatest of the
+    rest, the later round first among equals. Fewer values than cuts removes them all.
+    """
+    rows, rounds = values.shape
+    ranks = _dense(values)
+    position = np.broadcast_to(np.arange(rounds), (rows, rounds))
+    not_vur = ~vur if vur is not None else np.zeros((rows, rounds), dtype=bool)
+    out = np.zeros((rows, rounds), dtype=np.int64)
+    taken = np.minimum(lowest, present.sum(axis=1))
+    if lowest:
+        order = np.lexsort((position, ranks, not_vur, ~present), axis=-1)  # VURs, the rest, then no contribution
+        i, j = np.nonzero(np.arange(rounds) < taken[:, None])
+        out[i, order[i, j]] = j + 1
+    if highest:
+        rest = present & (out == 0)
+        high = np.minimum(highest, rest.sum(axis=1))
+        order = np.lexsort((position, ranks, rest), axis=-1)  # the rest last, greatest (latest) at the end
+        i, j = np.nonzero(np.arange(rounds) >= rounds - high[:, None])
+        out[i, order[i, j]] = taken[i] + rounds - j
+    return out
+
+
+def _contribution_sums(ctx: Context, lowest: int = 0, highest: int = 0, weighted: bool = False) -> Column:
+    """The Buchholz family for every player at once: the sum of each row of :attr:`Context.contribution_table`,
+    less what the cut removes (:func:`_cut_order`; under ``fide2023``/``fide2026`` a low cut takes the VURs
+    first); ``weighted`` is Sonneborn-Berger, each contribution times twice the share of the points scored."""
+    c = ctx.contribution_table
+    values = c.value * c.scored if weighted else c.value
     per = 2 if weighted else 1
-    if notes is None and not (lowest or highest):  # Buchholz and SB: the plain sum
-        return ctx.points(sum(values), per)
+    total = values.sum(axis=1)
+    if not (lowest or highest):
+        return Column(total, ctx.unit * per)
     fide_cut = lowest and ctx.rule in ("fide2023", "fide2026")
-    removed = cut(values, lowest, highest, [c.vur for c in cs] if fide_cut else ()) if lowest or highest else []
-    if notes is not None:
-        for c, v in zip(cs, values):
-            line = _explain_contribution(ctx, x, c)
-            notes.append(line + (f" x {number_text(Fraction(c.scored, 2))} = {number_text(ctx.points(v, 2))}"
-                                 if weighted else ""))
-        for i in removed:
-            notes.append(f"  cut: R{cs[i].record.round} ({number_text(ctx.points(values[i], per))})")
-        if not cs:
-            notes.append("  no rounds contribute")
-    return ctx.points(sum(values) - sum(values[i] for i in removed), per)
+    removed = _cut_order(values, c.present, c.vur if fide_cut else None, lowest, highest)
+    return Column(total - np.where(removed > 0, values, 0).sum(axis=1), ctx.unit * per, removed)
 
 
-@tiebreak("buchholz", "bh", "sos", "buchholtz", title="Buchholz",
-          legend="the sum of the opponents' scores (a round without an opponent counts as the unplayed setting says)")
-def buchholz(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+def _explain_sum(ctx: Context, x: PlayerId, column: Column, notes: list[str], weighted: bool = False) -> None:
+    """Each contribution of ``x`` (times the share scored when ``weighted``), then what the cut removed."""
+    cs = ctx.contributions[x]
+    per = 2 if weighted else 1
+    for c in cs:
+        line = _explain_contribution(ctx, x, c)
+        notes.append(line + (f" x {number_text(Fraction(c.scored, 2))} = "
+                             f"{number_text(ctx.points(c.value * c.scored, 2))}" if weighted else ""))
+    if column.detail is not None:
+        row, table = ctx.row[x], ctx.contribution_table
+        removed = column.detail[row].tolist()
+        for _, i in sorted((k, i) for i, k in enumerate(removed) if k):
+            value = table.value[row, i] * (table.scored[row, i] if weighted else 1)
+            notes.append(f"  cut: R{i + 1} ({number_text(ctx.points(int(value), per))})")
+    if not cs:
+        notes.append("  no rounds contribute")
+
+
+def _explain_weighted(ctx: Context, x: PlayerId, column: Column, notes: list[str]) -> None:
+    _explain_sum(ctx, x, column, notes, weighted=True)
+
+
+@column_tiebreak("buchholz", "bh", "sos", "buchholtz", title="Buchholz", explain=_explain_sum,
+                 legend="the sum of the opponents' scores (a round without an opponent counts as the unplayed "
+                        "setting says)")
+def buchholz(ctx: Context) -> Column:
     """Buchholz: the sum of the player's round contributions c_r (RULES.md 4.3).
 
     FIDE C.07 Art. 8.1; seed 004's "SOS". Contributions follow ``unplayed`` (RULES.md 4.2, C.07
     Art. 16). RULES.md 4.2's P: 10 (``points``), 14 (``fide2009``), 16 (``fide2023``), 14 (``fide2026``).
     """
-    return _sum_contributions(ctx, x, notes)
+    return _contribution_sums(ctx)
 
 
-@tiebreak("buchholz_cut1", "bh_c1", "cut1", "buchholz cut 1", title="BH Cut1",
-          legend="Buchholz without the lowest opponent's score")
-def buchholz_cut1(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+@column_tiebreak("buchholz_cut1", "bh_c1", "cut1", "buchholz cut 1", title="BH Cut1", explain=_explain_sum,
+                 legend="Buchholz without the lowest opponent's score")
+def buchholz_cut1(ctx: Context) -> Column:
     """Buchholz less the least contribution (RULES.md 4.3; FIDE C.07 Art. 14.1).
 
     Under ``fide2023``/``fide2026`` the least VUR contribution goes first (C.07 Art. 16.5): RULES.md
     4.2's Q has 1.5, 2, 3, 3.5 and a half-bye dummy of 2.5, so Cut-1 is 10, not 11.
     """
-    return _sum_contributions(ctx, x, notes, lowest=1)
+    return _contribution_sums(ctx, lowest=1)
 
 
-@tiebreak("buchholz_cut2", "bh_c2", "cut2", "buchholz cut 2", title="BH Cut2",
-          legend="Buchholz without the two lowest opponents' scores")
-def buchholz_cut2(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+@column_tiebreak("buchholz_cut2", "bh_c2", "cut2", "buchholz cut 2", title="BH Cut2", explain=_explain_sum,
+                 legend="Buchholz without the two lowest opponents' scores")
+def buchholz_cut2(ctx: Context) -> Column:
     """Buchholz less the two least contributions (RULES.md 4.3; FIDE C.07 Art. 14.2; VUR rule of 16.5)."""
-    return _sum_contributions(ctx, x, notes, lowest=2)
+    return _contribution_sums(ctx, lowest=2)
 
 
-@tiebreak("median_buchholz", "median", "m_buchholz", "m_buchholtz", "bh_m1", "median1", title="Med-Buchholz",
-          legend="median Buchholz: Buchholz without the highest and the lowest opponent's score")
-def median_buchholz(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+@column_tiebreak("median_buchholz", "median", "m_buchholz", "m_buchholtz", "bh_m1", "median1",
+                 title="Med-Buchholz", explain=_explain_sum,
+                 legend="median Buchholz: Buchholz without the highest and the lowest opponent's score")
+def median_buchholz(ctx: Context) -> Column:
     """Buchholz less the least and then the greatest contribution (RULES.md 4.3).
 
     Seed 004's M-Buchholz ("not taking into account the best and the worst totals"); FIDE C.07
     Median-1. Contributions 3, 2.5, 1 give 2.5; fewer than two contributions give 0.
     """
-    return _sum_contributions(ctx, x, notes, lowest=1, highest=1)
+    return _contribution_sums(ctx, lowest=1, highest=1)
 
 
-@tiebreak("sonneborn_berger", "sb", "neustadtl", title="SB",
-          legend="Sonneborn-Berger: the scores of the opponents beaten, plus half those of the opponents drawn")
-def sonneborn_berger(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+@column_tiebreak("sonneborn_berger", "sb", "neustadtl", title="SB", explain=_explain_weighted,
+                 legend="Sonneborn-Berger: the scores of the opponents beaten, plus half those of the opponents "
+                        "drawn")
+def sonneborn_berger(ctx: Context) -> Column:
     """Sonneborn-Berger: Σ c_r · f_r, f = 1 for a win, 1/2 a draw or half bye, 0 a loss (RULES.md 4.4).
 
     FIDE C.07 Art. 9.1 multiplies by the points scored, which is f on the chess scale; sheetswiss
     uses f on every scale (*decision*). A PAB counts as what it is worth. Contributions follow
     ``unplayed`` (4.2; ``fide2009``'s virtual opponents included). RULES.md 4.2's P: 4.5, 8.5, 10.5, 8.5.
     """
-    return _sum_contributions(ctx, x, notes, weighted=True)
+    return _contribution_sums(ctx, weighted=True)
 
 
 @tiebreak("sodos", title="SODOS",

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import enum
 import math
+import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple, TypeAlias, final
+
+import numpy as np
 
 from ..errors import UnknownName, excerpt
 from ..history import RoundKind, RoundRecord, history
@@ -67,6 +70,36 @@ SplitFn: TypeAlias = Callable[["Context", Group], "tuple[list[Group], dict[Playe
 
 
 @final
+@dataclass(frozen=True, slots=True, eq=False)
+class Column:
+    """Every player's value of one tiebreak, in :attr:`Context.players` order: whole numbers over one denominator.
+
+    ``numerators`` is an ``int64`` array, or an ``object`` array of Python integers when the values could
+    outgrow 64 bits (:meth:`Context.integers`): exact either way.
+    """
+
+    numerators: np.ndarray
+    denominator: int
+    detail: np.ndarray | None = None
+    """What a tiebreak keeps for its explanations, one row per player (the Buchholz cuts: which rounds went)."""
+
+    def at(self, row: int) -> Fraction:
+        """The value of the player on ``row``."""
+        return Fraction(int(self.numerators[row]), self.denominator)
+
+    def fractions(self) -> list[Fraction]:
+        """Every value, in row order."""
+        den = self.denominator
+        return [Fraction(v, den) for v in self.numerators.tolist()]
+
+
+ColumnFn: TypeAlias = Callable[["Context"], Column]
+"""A tiebreak computed for every player at once, over the context's arrays (:attr:`Context.table`)."""
+ExplainFn: TypeAlias = Callable[["Context", PlayerId, Column, list[str]], None]
+"""Lines explaining a :data:`ColumnFn`'s value for one player, read from what the column computed."""
+
+
+@final
 @dataclass(frozen=True, slots=True)
 class Tiebreak:
     """One registered tiebreak: how it is computed, how it is shown, and what it is called."""
@@ -80,6 +113,8 @@ class Tiebreak:
     value: ValueFn | None = None
     split: SplitFn | None = None
     """Set instead of ``value`` for a tiebreak computed on the tied group (direct encounter)."""
+    column: ColumnFn | None = None
+    """The definition of a tiebreak computed for every player at once; ``value`` then reads it (and explains it)."""
     lowest_first: bool = False
     """Ranks the lowest value first (``random``'s draw position)."""
     aliases: tuple[str, ...] = ()
@@ -87,7 +122,7 @@ class Tiebreak:
     @property
     def doc(self) -> str:
         """The rule and its source, from the function's docstring."""
-        fn = self.value or self.split
+        fn = self.column or self.value or self.split
         return (fn.__doc__ if fn is not None else None) or ""
 
     def rounded(self, value: Fraction) -> Fraction:
@@ -128,6 +163,24 @@ def tiebreak(name: str, *aliases: str, title: str, kind: Kind = Kind.NUMBER,
 
     def register(fn: ValueFn) -> ValueFn:
         _register(Tiebreak(name, title, kind, legend, value=fn, lowest_first=lowest_first, aliases=aliases))
+        return fn
+
+    return register
+
+
+def column_tiebreak(name: str, *aliases: str, title: str, explain: ExplainFn, kind: Kind = Kind.NUMBER,
+                    legend: str = "") -> Callable[[ColumnFn], ColumnFn]:
+    """Register a tiebreak defined over every player at once (a :data:`ColumnFn`); ``explain`` writes a
+    player's lines from the column. Its per-player ``value`` reads the column, so the rule has one definition."""
+
+    def register(fn: ColumnFn) -> ColumnFn:
+        def value(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+            column = ctx.column(name)
+            if notes is not None:
+                explain(ctx, x, column, notes)
+            return column.at(ctx.row[x])
+
+        _register(Tiebreak(name, title, kind, legend, value=value, column=fn, aliases=aliases))
         return fn
 
     return register
@@ -246,6 +299,44 @@ class Contribution(NamedTuple):
     """Twice the share of the round's points the player scored: 2 win, 1 draw, 0 loss (SB's f, doubled)."""
 
 
+_KIND_CODE = {k: i for i, k in enumerate(RoundKind)}
+"""Each round kind's code in :attr:`Table.kind`."""
+_OUTCOME = {"W": 2, "D": 1, "L": 0}
+_POINTS, _KIND, _CLASS, _OPPONENT = (operator.attrgetter(a) for a in ("points", "kind", "outcome", "opponent"))
+_VUR_CODES = np.array(sorted(_KIND_CODE[k] for k in _VUR), dtype=np.int8)
+
+
+@final
+@dataclass(frozen=True, slots=True, eq=False)
+class Table:
+    """A context's records as arrays: one row per player (:attr:`Context.players` order), one column per round."""
+
+    points: np.ndarray
+    """Points of each round in ``1/unit`` (:meth:`Context.integers`)."""
+    opponent: np.ndarray
+    """Row of the opponent in a game or forfeit, else -1."""
+    kind: np.ndarray
+    """The round's :class:`~sheetswiss.history.RoundKind`, as its position in the enumeration."""
+    cls: np.ndarray
+    """The result class: 2 win, 1 draw, 0 loss, a PAB by what it is worth (:attr:`Context.classes`); so
+    also twice the share of the round's points the player scored (SB's f, doubled)."""
+
+
+@final
+@dataclass(frozen=True, slots=True, eq=False)
+class Contributions:
+    """Every player's Buchholz contributions c_r (RULES.md 4.2), one row per player and one column per round."""
+
+    value: np.ndarray
+    """c_r in ``1/unit``; 0 where the round contributes nothing."""
+    present: np.ndarray
+    """Whether the round contributes (under ``points`` a bye does not)."""
+    vur: np.ndarray
+    """A voluntary unplayed round (C.07 Art. 16.1), cut first under ``fide2023``/``fide2026``."""
+    scored: np.ndarray
+    """Twice the share of the round's points the player scored: 2 win, 1 draw, 0 loss (SB's f, doubled)."""
+
+
 @final
 @dataclass(frozen=True, eq=False)
 class Context:
@@ -268,6 +359,7 @@ class Context:
     _met_memo: dict[PlayerId, dict[PlayerId, list[int]]] = field(default_factory=dict, repr=False)
     _some_memo: dict[str, dict[PlayerId, Fraction]] = field(default_factory=dict, repr=False)
     """Values :meth:`value` computed one player at a time, which :meth:`values` takes over."""
+    _column_memo: dict[str, Column] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, event: Event, *, through: int | None = None,
@@ -305,48 +397,97 @@ class Context:
         return {p.name: p for p in self.event.players}
 
     @cached_property
-    def round_points(self) -> dict[PlayerId, tuple[int, ...]]:
-        """Each player's points per round, in ``1/unit``.
+    def row(self) -> dict[PlayerId, int]:
+        """Each player's row in :attr:`table` and in every :class:`Column` (Players order)."""
+        return {x: i for i, x in enumerate(self.records)}
+
+    @cached_property
+    def wide(self) -> bool:
+        """Whether sums of points could outgrow 64 bits (an exotic scale's ``unit``): arrays then hold Python
+        integers (:meth:`integers`). A Buchholz-family value is at most 2 (R + 1)² times the largest points
+        of a round, in ``1/unit``."""
+        largest = max((abs(p) for p in self._distinct_points.values()), default=Fraction(0))
+        largest = max(largest, *(abs(v) for v in (self.scale.win, self.scale.draw, self.scale.loss, self.scale.bye)))
+        return self.whole(largest) * 4 * (self.rounds + 2) ** 2 >= 2**62
+
+    def integers(self, values: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Whole numbers as an array: ``int64``, or ``object`` (exact Python integers) when :attr:`wide`."""
+        return np.array(values, dtype=object if self.wide else np.int64)
+
+    @cached_property
+    def _flat(self) -> list[RoundRecord]:
+        """Every record, player by player, in round order: the rows of :attr:`table` laid end to end."""
+        return [r for rs in self.records.values() for r in rs]
+
+    @cached_property
+    def _distinct_points(self) -> dict[int, Fraction]:
+        """The distinct points objects of the records, by identity: a scale's win, draw and loss, mostly."""
+        points = list(map(_POINTS, self._flat))
+        return dict(zip(map(id, points), points))
+
+    @cached_property
+    def table(self) -> Table:
+        """The records as arrays (:class:`Table`), read in one pass; every tiebreak over the whole field reads
+        these instead of the records.
 
         Each distinct points object is converted once: the records share a few (a scale's win, draw and
-        loss), told apart by identity, which the cache keeps (holding each object) while it lives."""
-        unit = self.unit
-        known: dict[int, tuple[Fraction, int]] = {}
-        out = {}
-        for x, rs in self.records.items():
-            row = []
-            for r in rs:
-                points = r.points
-                hit = known.get(id(points))
-                if hit is None:
-                    hit = known[id(points)] = (points, points.numerator * (unit // points.denominator))
-                row.append(hit[1])
-            out[x] = tuple(row)
+        loss), told apart by identity, which :attr:`_distinct_points` keeps alive while the context lives."""
+        unit, flat = self.unit, self._flat
+        whole = {key: p.numerator * (unit // p.denominator) for key, p in self._distinct_points.items()}
+        shape = (len(self.records), self.rounds)
+        index: dict[PlayerId | None, int] = {x: i for i, x in enumerate(self.records)}
+        index[None] = -1
+        points = whole.__getitem__
+        if self.wide:
+            table = np.array([points(id(p)) for p in map(_POINTS, flat)], dtype=object).reshape(shape)
+        else:
+            table = np.fromiter(map(points, map(id, map(_POINTS, flat))), np.int64, len(flat)).reshape(shape)
+        cls = np.fromiter(map(_OUTCOME.__getitem__, map(_CLASS, flat)), np.int64, len(flat)).reshape(shape)
+        kind = np.fromiter(map(_KIND_CODE.__getitem__, map(_KIND, flat)), np.int8, len(flat)).reshape(shape)
+        pab = kind == _KIND_CODE[RoundKind.PAB]
+        if pab.any():  # a PAB is classed by what it is worth: a half-point PAB is a draw
+            s = self.scale
+            worth = np.where(table >= self.whole(s.win), 2,
+                             np.where(s.draws_allowed & (table >= self.whole(s.draw)), 1, 0))
+            cls = np.where(pab, worth, cls)
+        opponent = np.fromiter(map(index.__getitem__, map(_OPPONENT, flat)), np.int64, len(flat)).reshape(shape)
+        return Table(points=table, opponent=opponent, kind=kind, cls=cls)
+
+    @cached_property
+    def round_points(self) -> dict[PlayerId, tuple[int, ...]]:
+        """Each player's points per round, in ``1/unit`` (:attr:`Table.points`)."""
+        return dict(zip(self.records, map(tuple, self.table.points.tolist())))
+
+    @cached_property
+    def score_array(self) -> np.ndarray:
+        """S(x) through the context's rounds, in ``1/unit``, by row."""
+        out: np.ndarray = self.table.points.sum(axis=1)
         return out
 
     @cached_property
     def score(self) -> dict[PlayerId, int]:
         """S(x) through the context's rounds, in ``1/unit``."""
-        return {x: sum(ps) for x, ps in self.round_points.items()}
+        return dict(zip(self.records, self.score_array.tolist()))
 
     @cached_property
     def classes(self) -> dict[PlayerId, tuple[str, ...]]:
-        """Each round's result class W/D/L; a PAB by what it is worth (a half-point PAB is a draw)."""
-        s, pab = self.scale, RoundKind.PAB
+        """Each round's result class W/D/L; a PAB by what it is worth, a half-point PAB a draw (:attr:`Table.cls`)."""
+        letters = "LDW"
+        return {x: tuple(letters[c] for c in row) for x, row in zip(self.records, self.table.cls.tolist())}
 
-        def by_worth(r: RoundRecord) -> str:
-            if r.points >= s.win:
-                return "W"
-            return "D" if s.draws_allowed and r.points >= s.draw else "L"
-
-        return {x: tuple(r.outcome if r.kind is not pab else by_worth(r) for r in rs) for x, rs in self.records.items()}
+    @cached_property
+    def last_paired_array(self) -> np.ndarray:
+        """The player's last round with a game, a forfeit or a PAB (0 if none; RULES.md 4.2 category 5), by row."""
+        t = self.table
+        paired = (t.opponent >= 0) | (t.kind == _KIND_CODE[RoundKind.PAB])
+        if not self.rounds:
+            return np.zeros(len(self.records), dtype=np.int64)
+        return np.where(paired.any(axis=1), self.rounds - np.argmax(paired[:, ::-1], axis=1), 0)
 
     @cached_property
     def last_paired(self) -> dict[PlayerId, int]:
-        """The player's last round with a game, a forfeit or a PAB (0 if none; RULES.md 4.2 category 5)."""
-        pab = RoundKind.PAB
-        return {x: next((r.round for r in reversed(rs) if r.opponent is not None or r.kind is pab), 0)
-                for x, rs in self.records.items()}
+        """:attr:`last_paired_array` by name."""
+        return dict(zip(self.records, self.last_paired_array.tolist()))
 
     @property
     def rule(self) -> str:
@@ -354,87 +495,115 @@ class Context:
         return self.settings.unplayed_rule
 
     @cached_property
-    def opponent_score(self) -> dict[PlayerId, int]:
-        """A player's score as their opponents' tiebreaks count it (RULES.md 4.2, in ``1/unit``).
+    def opponent_score_array(self) -> np.ndarray:
+        """A player's score as their opponents' tiebreaks count it (RULES.md 4.2, in ``1/unit``), by row.
 
         ``points``: S. ``fide2009``: every round without a game counts a draw (S09). ``fide2023`` and
         ``fide2026`` (C.07 16.3): requested byes after the last paired round count a draw (S23).
         """
-        if self.rule == "points":
-            return self.score
-        d = self.whole(self.scale.draw)
-        out = {}
-        for x, rs in self.records.items():
-            ps = self.round_points[x]
-            if self.rule == "fide2009":
-                out[x] = sum(p if r.kind is RoundKind.GAME else d for r, p in zip(rs, ps))
-            else:
-                last = self.last_paired[x]  # every round after it is a requested bye: a draw
-                out[x] = sum(ps[:last]) + d * (len(ps) - last)
+        if self.rule == "points" or not self.rounds:
+            return self.score_array
+        t, d = self.table, self.whole(self.scale.draw)
+        if self.rule == "fide2009":
+            counted = np.where(t.kind == _KIND_CODE[RoundKind.GAME], t.points, d)
+        else:
+            after = np.arange(1, self.rounds + 1) > self.last_paired_array[:, None]  # every round after: a draw
+            counted = np.where(after, d, t.points)
+        out: np.ndarray = counted.sum(axis=1)
         return out
 
-    def _mirror(self, points: int, cls: str) -> int:
+    @cached_property
+    def opponent_score(self) -> dict[PlayerId, int]:
+        """:attr:`opponent_score_array` by name."""
+        return dict(zip(self.records, self.opponent_score_array.tolist()))
+
+    def _mirror(self, points: np.ndarray, cls: np.ndarray) -> np.ndarray:
         """Points of the opposite result: W + L - p on a symmetric scale (chess 1 - p), else by class."""
         s = self.scale
         w, d, loss = self.whole(s.win), self.whole(s.draw), self.whole(s.loss)
         if 2 * d == w + loss:
-            return w + loss - points
-        return {"W": loss, "D": d, "L": w}[cls]
+            return (w + loss) - points
+        return np.where(cls == 2, loss, np.where(cls == 1, d, w))
 
     @cached_property
-    def contributions(self) -> dict[PlayerId, tuple[Contribution, ...]]:
-        """Each player's Buchholz contributions c_r, round by round (RULES.md 4.2).
+    def contribution_table(self) -> Contributions:
+        """Every player's Buchholz contributions c_r, round by round (RULES.md 4.2), as arrays.
 
         A game adds the opponent's :attr:`opponent_score`. Other rounds: ``points``: a forfeit adds the
         scheduled opponent's S, byes nothing; ``fide2009``: a virtual opponent S_<r + mirror(p_r) +
         D(n - r); ``fide2023``: a dummy on the player's own S; ``fide2026``: that dummy capped by the
-        forfeit opponent's S23, or by D times the rounds played.
+        forfeit opponent's S23, or by D times the rounds played. A round other than a game is a VUR when
+        it is a forfeit loss or a requested bye (C.07 Art. 16.1).
         """
-        rule, n = self.rule, self.rounds
+        rule, n, t = self.rule, self.rounds, self.table
         d = self.whole(self.scale.draw)
-        opp, score, round_points, classes = self.opponent_score, self.score, self.round_points, self.classes
-        scored = {"W": 2, "D": 1, "L": 0}
-        game = RoundKind.GAME  # a local: enum attribute lookups dominate this loop otherwise
-        new = tuple.__new__  # a Contribution without its own __new__'s call: one per player and round
+        met = t.opponent >= 0
+        at = np.where(met, t.opponent, 0)  # the opponent's row where met (any row elsewhere: masked out)
+        theirs = self.opponent_score_array[at]
+        game = met & (t.kind == _KIND_CODE[RoundKind.GAME])
+        own = self.score_array[:, None]
+        if rule == "points":
+            value, present = self.score_array[at], met
+        elif rule == "fide2009":
+            before = np.cumsum(t.points, axis=1) - t.points
+            later = self.integers([d * (n - r) for r in range(1, n + 1)])
+            value, present = before + self._mirror(t.points, t.cls) + later, np.ones_like(met)
+        elif rule == "fide2023":
+            value, present = np.broadcast_to(own, t.points.shape), np.ones_like(met)
+        else:
+            value = np.minimum(own, np.where(met, theirs, d * n))
+            present = np.ones_like(met)
+        value = np.where(game, theirs, value)
+        vur = ~game & np.isin(t.kind, _VUR_CODES)
+        return Contributions(value=np.where(present, value, 0), present=present, vur=vur & present, scored=t.cls)
+
+    @cached_property
+    def contributions(self) -> dict[PlayerId, tuple[Contribution, ...]]:
+        """Each player's contributions (:attr:`contribution_table`) with their records, round by round: what
+        an explanation lists."""
+        c = self.contribution_table
         out = {}
-        for x, rs in self.records.items():
-            own, before, row = score[x], 0, []
-            for rec, p, cls in zip(rs, round_points[x], classes[x]):
-                value: int | None
-                if rec.kind is game and rec.opponent is not None:  # most rounds: a game
-                    row.append(new(Contribution, (rec, opp[rec.opponent], False, scored[cls])))
-                    before += p
-                    continue
-                if rule == "points":
-                    value = score[rec.opponent] if rec.opponent is not None else None
-                elif rule == "fide2009":
-                    value = before + self._mirror(p, cls) + d * (n - rec.round)
-                elif rule == "fide2023":
-                    value = own
-                else:
-                    value = min(own, opp[rec.opponent] if rec.opponent is not None else d * n)
-                before += p
-                if value is not None:
-                    vur = rec.kind is not game and rec.kind in _VUR  # games first: enum hashing is slow
-                    row.append(Contribution(rec, value, vur, scored[cls]))
-            out[x] = tuple(row)
+        for x, rs, values, present, vur, scored in zip(self.records, self.records.values(), c.value.tolist(),
+                                                       c.present.tolist(), c.vur.tolist(), c.scored.tolist()):
+            out[x] = tuple(Contribution(r, v, u, f) for r, v, p, u, f in zip(rs, values, present, vur, scored) if p)
         return out
+
+    def column(self, name: str) -> Column:
+        """Every player's value of the per-player tiebreak ``name`` as a :class:`Column`, computed once: by its
+        column definition at once, else player by player (:meth:`values`) over their common denominator."""
+        known = self._column_memo.get(name)
+        if known is None:
+            entry = TIEBREAKS[name]
+            if entry.column is not None:
+                known = entry.column(self)
+            else:
+                nums, den = self.whole_values(name)
+                row = [nums[x] for x in self.players]
+                known = Column(np.array(row, dtype=object if _too_wide(row) else np.int64), den)
+            self._column_memo[name] = known
+        return known
 
     def values(self, name: str) -> dict[PlayerId, Fraction]:
         """Every player's value of the per-player tiebreak ``name``, computed once."""
         if name not in self._memo:
-            fn = TIEBREAKS[name].value
+            entry = TIEBREAKS[name]
+            fn = entry.value
             assert fn is not None, f"{name} is computed on a tied group"
-            some = self._some_memo.pop(name, {})
-            self._memo[name] = {x: some[x] if x in some else fn(self, x, None) for x in self.players}
+            if entry.column is not None:
+                self._memo[name] = dict(zip(self.players, self.column(name).fractions()))
+            else:
+                some = self._some_memo.pop(name, {})
+                self._memo[name] = {x: some[x] if x in some else fn(self, x, None) for x in self.players}
         return self._memo[name]
 
     def value(self, name: str, x: PlayerId) -> Fraction:
-        """Player ``x``'s value of the per-player tiebreak ``name``: from :meth:`values` when every player's
-        is known already, else computed for ``x`` alone (and kept for :meth:`values`)."""
+        """Player ``x``'s value of the per-player tiebreak ``name``: from :meth:`values` or its column when
+        every player's is known already, else computed for ``x`` alone (and kept for :meth:`values`)."""
         known = self._memo.get(name)
         if known is not None:
             return known[x]
+        if TIEBREAKS[name].column is not None:
+            return self.column(name).at(self.row[x])
         some = self._some_memo.setdefault(name, {})
         if x not in some:
             fn = TIEBREAKS[name].value
@@ -504,6 +673,11 @@ class Context:
         names = sorted(self.records)
         random.Random(f"{self.settings.seed}:standings:0").shuffle(names)
         return {x: i for i, x in enumerate(names, start=1)}
+
+
+def _too_wide(numbers: Iterable[int]) -> bool:
+    """Whether some of ``numbers`` do not fit in 62 bits (an ``int64`` array, negated, with room)."""
+    return any(abs(v) >= 2**62 for v in numbers)
 
 
 def _over_one_denominator(values: Mapping[PlayerId, Fraction]) -> tuple[dict[PlayerId, int], int]:
