@@ -535,3 +535,48 @@ def test_the_field_is_ranked_as_group_by_group(event: Event, chain_: tuple[str, 
     expected = _ranks_group_by_group(event)
     assert {r.player: r.rank for r in compute_standings(event).rows} == expected
     assert standing_ranks(event) == expected
+
+
+def _magic_by_the_rule(ctx: Context) -> dict[str, dict[str, Fraction]]:
+    """MW%, GW% and the opponents' means read off RULES.md 4.8 player by player, with fractions."""
+    floor = Fraction(ctx.settings.mtr_floor)
+    byes = ctx.settings.magic_byes == "mtr"
+    mw: dict[str, Fraction] = {}
+    gw: dict[str, Fraction] = {}
+    for x, rs in ctx.records.items():
+        rounds = [(r, c) for r, c in zip(rs, ctx.classes[x])
+                  if r.opponent is not None or (byes and r.kind.name == "PAB")]
+        match = sum({"W": 3, "D": 1, "L": 0}[c] for _, c in rounds)
+        mw[x] = max(Fraction(match, 3 * len(rounds)), floor) if rounds else Fraction(0)
+        won = lost = drawn = 0
+        for r, c in rounds:
+            w, lo, d = r.games if r.games is not None else (
+                {"W": (1, 0, 0), "D": (0, 0, 1), "L": (0, 1, 0)}[c] if r.kind.name == "GAME"
+                else {"W": (2, 0, 0), "L": (0, 2, 0)}.get(c, (0, 0, 0)))
+            won, lost, drawn = won + w, lost + lo, drawn + d
+        gw[x] = max(Fraction(3 * won + drawn, 3 * (won + lost + drawn)), floor) if won + lost + drawn else Fraction(0)
+
+    def mean(of: dict[str, Fraction]) -> dict[str, Fraction]:
+        out = {}
+        for x, rs in ctx.records.items():
+            terms = [of[r.opponent] for r in rs if r.opponent is not None]
+            out[x] = sum(terms, Fraction(0)) / len(terms) if terms else Fraction(0)
+        return out
+
+    om = mean(mw)
+    return {"mwp": mw, "gwp": gw, "omw": om, "ogw": mean(gw), "oomw": mean(om)}
+
+
+@given(events(points=("magic", "game12", "chess")))
+@settings(max_examples=100, deadline=None)
+def test_magic_percentages_over_the_field_are_each_players(event: Event) -> None:
+    """The Magic family is computed for the whole field at once: the values are those of RULES.md 4.8 read
+    player by player, and the explanation of each is the rounds it counted."""
+    ctx = Context.of(event)
+    expected = _magic_by_the_rule(ctx)
+    for name, values in expected.items():
+        assert ctx.values(name) == values
+        fn = TIEBREAKS[name].value
+        for x in ctx.players:
+            notes: list[str] = []
+            assert fn is not None and fn(ctx, x, notes) == values[x] and notes

@@ -415,14 +415,14 @@ class Context:
         return np.array(values, dtype=object if self.wide else np.int64)
 
     @cached_property
-    def _flat(self) -> list[RoundRecord]:
+    def flat(self) -> list[RoundRecord]:
         """Every record, player by player, in round order: the rows of :attr:`table` laid end to end."""
         return [r for rs in self.records.values() for r in rs]
 
     @cached_property
     def _distinct_points(self) -> dict[int, Fraction]:
         """The distinct points objects of the records, by identity: a scale's win, draw and loss, mostly."""
-        points = list(map(_POINTS, self._flat))
+        points = list(map(_POINTS, self.flat))
         return dict(zip(map(id, points), points))
 
     @cached_property
@@ -432,7 +432,7 @@ class Context:
 
         Each distinct points object is converted once: the records share a few (a scale's win, draw and
         loss), told apart by identity, which :attr:`_distinct_points` keeps alive while the context lives."""
-        unit, flat = self.unit, self._flat
+        unit, flat = self.unit, self.flat
         whole = {key: p.numerator * (unit // p.denominator) for key, p in self._distinct_points.items()}
         shape = (len(self.records), self.rounds)
         index: dict[PlayerId | None, int] = {x: i for i, x in enumerate(self.records)}
