@@ -232,10 +232,12 @@ def compute_standings(event: Event, *, through: int | None = None,
 
 
 def standing_ranks(event: Event, *, through: int | None = None,
-                   recorded: Mapping[PlayerId, tuple[RoundRecord, ...]] | None = None) -> dict[PlayerId, int]:
+                   recorded: Mapping[PlayerId, tuple[RoundRecord, ...]] | None = None,
+                   context: Context | None = None) -> dict[PlayerId, int]:
     """Each player's rank in :func:`compute_standings` (tied players share one), without the rest of the
-    rows: what the pairing needs to order a score group (RULES.md 2.1)."""
-    ctx = Context.of(event, through=through, recorded=recorded)
+    rows: what the pairing needs to order a score group (RULES.md 2.1). ``context``: the context of the
+    same rounds of the same event when the caller has built it already (its chain is ``event``'s)."""
+    ctx = context if context is not None else Context.of(event, through=through, recorded=recorded)
     ranks: dict[PlayerId, int] = {}
     for group in _rank(ctx, event_chain(event), lazy=True).groups:
         rank = len(ranks) + 1

@@ -21,12 +21,12 @@ from typing import final
 import numpy as np
 
 from ..errors import SheetswissError
-from ..history import RoundKind, RoundRecord, history
+from ..history import RoundKind, history
 from ..model import AvoidPair, Event, Player, PlayerId
 from ..results import ResultKind
 from ..scoring import pairing_scale_for, per_round
 from ..standings import standing_ranks
-from ..tiebreaks import event_chain
+from ..tiebreaks import Context, event_chain
 from .gcpause import without_cycle_collection
 
 __all__ = ["RoundState", "first_round_order", "round_state"]
@@ -117,53 +117,17 @@ class _Rounds:
     (RULES.md 2.4)."""
 
 
-def _read_rounds(recs: Mapping[PlayerId, tuple[RoundRecord, ...]], rounds: int, win: Fraction, chess: bool) -> _Rounds:
-    """One pass over every player's rounds 1..``rounds``.
-
-    Points are turned into whole numbers once per distinct value: the records share a few point objects
-    (a scale's win, draw, loss), so they are told apart by identity (``recs`` keeps them alive meanwhile)
-    rather than hashed as fractions, the slow part of this pass on a big event.
-    """
-    names = list(recs)
-    index = {name: p for p, name in enumerate(names)}
-    n = len(names)
-    opponent: list[int] = []
-    side: list[int] = []
-    over_the_board: list[bool] = []
-    had_bye = [False] * n
-    distinct: dict[int, Fraction] = {}
-    keys: list[int] = []
-    game, pab, forfeit_win = RoundKind.GAME, RoundKind.PAB, RoundKind.FORFEIT_WIN
-    with_opponent = frozenset(k for k in RoundKind if k.has_opponent)
-    for p, rs in enumerate(recs.values()):
-        for r in rs[:rounds]:
-            v = r.pairing_points
-            key = id(v)
-            if key not in distinct:
-                distinct[key] = v
-            keys.append(key)
-            kind = r.kind
-            if r.opponent is not None and kind in with_opponent:
-                opponent.append(index[r.opponent])
-                side.append(r.side or 0)
-                over_the_board.append(kind is game)
-            else:
-                opponent.append(-1)
-                side.append(0)
-                over_the_board.append(False)
-                if kind is pab:
-                    had_bye[p] = True
-            if chess and kind is forfeit_win:
-                had_bye[p] = True
-        for r in rs[rounds:]:
-            if r.kind is pab or (chess and r.kind is forfeit_win):
-                had_bye[p] = True
-    scale = math.lcm(win.denominator, *(v.denominator for v in distinct.values()))
-    whole = {key: v.numerator * (scale // v.denominator) for key, v in distinct.items()}
-    points = np.array([whole[key] for key in keys], dtype=np.int64).reshape(n, rounds)
-    return _Rounds(names, index, points, scale, np.array(opponent, dtype=np.int64).reshape(n, rounds),
-                   np.array(side, dtype=np.int64).reshape(n, rounds),
-                   np.array(over_the_board, dtype=bool).reshape(n, rounds), np.array(had_bye, dtype=bool))
+def _read_rounds(ctx: Context, win: Fraction, chess: bool) -> _Rounds:
+    """The rounds as the pairing reads them, from the records read once into arrays (:attr:`Context.table`,
+    the same arrays the standings tiebreaks read): pairing points in whole numbers of one scale, which
+    divides the pairing win too."""
+    t = ctx.table
+    scale = math.lcm(win.denominator, t.pairing_unit)
+    kind = t.kind
+    code = {k: i for i, k in enumerate(RoundKind)}
+    had_bye = (kind == code[RoundKind.PAB]) | (chess & (kind == code[RoundKind.FORFEIT_WIN]))
+    return _Rounds(list(ctx.records), ctx.row, t.pairing_points * (scale // t.pairing_unit), scale, t.opponent,
+                   t.side.astype(np.int64), (kind == code[RoundKind.GAME]) & (t.opponent >= 0), had_bye.any(axis=1))
 
 
 def _running_scores(rounds: _Rounds, top: frozenset[PlayerId], win: Fraction) -> np.ndarray:
@@ -198,13 +162,14 @@ def first_round_order(event: Event) -> str:
 
 
 def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores: Mapping[PlayerId, int],
-                   recs: Mapping[PlayerId, tuple[RoundRecord, ...]]) -> tuple[PlayerId, ...]:
+                   ctx: Context) -> tuple[PlayerId, ...]:
     """Pairing score, then the standings tiebreak chain, then rating, then name (RULES.md 2.1, 2.6).
 
     The chain's ``random`` is left out here (*decision*): a drawn lot is the standings' last resort,
     while inside a score group seed 004 orders "by tiebreaks or estimated strength", so players still
     tied after the real tiebreaks are ordered by rating. ``scores``: pairing scores in whole numbers of one
-    common unit, as they sort the same as the fractions and far faster.
+    common unit, as they sort the same as the fractions and far faster; ``ctx``: the tiebreaks' context of
+    the rounds played.
     """
     if round_ == 1 and first_round_order(event) == "random":
         names = sorted(p.name for p in players)
@@ -213,7 +178,7 @@ def _ranking_order(event: Event, round_: int, players: Sequence[Player], scores:
         return tuple(sorted(names, key=lambda n: (-scores[n], position[n])))
     without_lot = tuple(name for name in event_chain(event) if name != "random")
     ranked = replace(event, settings=replace(event.settings, tiebreaks=without_lot))
-    standing = standing_ranks(ranked, through=round_ - 1, recorded=recs)
+    standing = standing_ranks(ranked, context=ctx)
     return tuple(p.name for p in sorted(
         players, key=lambda p: (-scores[p.name], standing.get(p.name, 0), -(p.rating or 0), p.name)))
 
@@ -239,7 +204,8 @@ def round_state(event: Event, round_: int, *, ranked: bool = True) -> RoundState
         else:
             players.append(p)
     chess = event.settings.points == "chess"
-    rounds = _read_rounds(recs, round_ - 1, win, chess)
+    ctx = Context.of(event, through=round_ - 1, recorded=recs)
+    rounds = _read_rounds(ctx, win, chess)
     before = _running_scores(rounds, top, win)
     row = rounds.index
     now = before[:, round_ - 1].tolist()
@@ -247,7 +213,7 @@ def round_state(event: Event, round_: int, *, ranked: bool = True) -> RoundState
     distinct = sorted(set(whole.values()), reverse=True)
     fractions = {w: Fraction(w, rounds.scale) for w in distinct}
     scores = {name: fractions[w] for name, w in whole.items()}
-    order = _ranking_order(event, round_, players, whole, recs) if ranked else \
+    order = _ranking_order(event, round_, players, whole, ctx) if ranked else \
         tuple(sorted((p.name for p in players), key=lambda name: (-whole[name], name)))
     place = {score: g for g, score in enumerate(distinct)}
     group = {name: place[whole[name]] for name in order}

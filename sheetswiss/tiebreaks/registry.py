@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import NamedTuple, TypeAlias, final
+from typing import Any, NamedTuple, TypeAlias, final
 
 import numpy as np
 
@@ -302,7 +302,7 @@ class Contribution(NamedTuple):
 _KIND_CODE = {k: i for i, k in enumerate(RoundKind)}
 """Each round kind's code in :attr:`Table.kind`."""
 _OUTCOME = {"W": 2, "D": 1, "L": 0}
-_POINTS, _KIND, _CLASS, _OPPONENT = (operator.attrgetter(a) for a in ("points", "kind", "outcome", "opponent"))
+_FIELDS = operator.attrgetter("points", "pairing_points", "kind", "outcome", "opponent", "side")
 _VUR_CODES = np.array(sorted(_KIND_CODE[k] for k in _VUR), dtype=np.int8)
 
 
@@ -320,6 +320,12 @@ class Table:
     cls: np.ndarray
     """The result class: 2 win, 1 draw, 0 loss, a PAB by what it is worth (:attr:`Context.classes`); so
     also twice the share of the round's points the player scored (SB's f, doubled)."""
+    side: np.ndarray
+    """1 or 2 where the player took side 1 or side 2 of a game or forfeit, else 0."""
+    pairing_points: np.ndarray
+    """Points of each round on the pairing scale (RULES.md 1.5), in ``1/pairing_unit``."""
+    pairing_unit: int
+    """The least common denominator of the pairing points."""
 
 
 @final
@@ -420,38 +426,52 @@ class Context:
         return [r for rs in self.records.values() for r in rs]
 
     @cached_property
+    def _fields(self) -> tuple[tuple[Any, ...], ...]:
+        """The fields the :attr:`table` holds, each over :attr:`flat` in one tuple: points, pairing points,
+        kind, outcome, opponent and side. One pass reads them all (reading record by record is the cost)."""
+        columns = tuple(zip(*map(_FIELDS, self.flat)))
+        return columns or ((),) * 6
+
+    @cached_property
     def _distinct_points(self) -> dict[int, Fraction]:
         """The distinct points objects of the records, by identity: a scale's win, draw and loss, mostly."""
-        points = list(map(_POINTS, self.flat))
+        points: tuple[Fraction, ...] = self._fields[0]
         return dict(zip(map(id, points), points))
 
     @cached_property
     def table(self) -> Table:
         """The records as arrays (:class:`Table`), read in one pass; every tiebreak over the whole field reads
-        these instead of the records.
+        these instead of the records, and so does the pairing's round state.
 
         Each distinct points object is converted once: the records share a few (a scale's win, draw and
-        loss), told apart by identity, which :attr:`_distinct_points` keeps alive while the context lives."""
-        unit, flat = self.unit, self.flat
+        loss), told apart by identity, which the records keep alive while the context lives."""
+        unit, size = self.unit, len(self.flat)
+        points, pairing_points, kinds, outcomes, opponents, sides = self._fields
         whole = {key: p.numerator * (unit // p.denominator) for key, p in self._distinct_points.items()}
         shape = (len(self.records), self.rounds)
         index: dict[PlayerId | None, int] = {x: i for i, x in enumerate(self.records)}
         index[None] = -1
-        points = whole.__getitem__
+        ids = map(id, points)
         if self.wide:
-            table = np.array([points(id(p)) for p in map(_POINTS, flat)], dtype=object).reshape(shape)
+            table = np.array(list(map(whole.__getitem__, ids)), dtype=object).reshape(shape)
         else:
-            table = np.fromiter(map(points, map(id, map(_POINTS, flat))), np.int64, len(flat)).reshape(shape)
-        cls = np.fromiter(map(_OUTCOME.__getitem__, map(_CLASS, flat)), np.int64, len(flat)).reshape(shape)
-        kind = np.fromiter(map(_KIND_CODE.__getitem__, map(_KIND, flat)), np.int8, len(flat)).reshape(shape)
+            table = np.fromiter(map(whole.__getitem__, ids), np.int64, size).reshape(shape)
+        cls = np.fromiter(map(_OUTCOME.__getitem__, outcomes), np.int64, size).reshape(shape)
+        kind = np.fromiter(map(_KIND_CODE.__getitem__, kinds), np.int8, size).reshape(shape)
         pab = kind == _KIND_CODE[RoundKind.PAB]
         if pab.any():  # a PAB is classed by what it is worth: a half-point PAB is a draw
             s = self.scale
             worth = np.where(table >= self.whole(s.win), 2,
                              np.where(s.draws_allowed & (table >= self.whole(s.draw)), 1, 0))
             cls = np.where(pab, worth, cls)
-        opponent = np.fromiter(map(index.__getitem__, map(_OPPONENT, flat)), np.int64, len(flat)).reshape(shape)
-        return Table(points=table, opponent=opponent, kind=kind, cls=cls)
+        opponent = np.fromiter(map(index.__getitem__, opponents), np.int64, size).reshape(shape)
+        side = np.fromiter((v or 0 for v in sides), np.int8, size).reshape(shape)
+        distinct: dict[int, Fraction] = {id(p): p for p in pairing_points}
+        pairing_unit = math.lcm(*(p.denominator for p in distinct.values()))
+        pairing = {key: p.numerator * (pairing_unit // p.denominator) for key, p in distinct.items()}
+        pairing_table = np.fromiter(map(pairing.__getitem__, map(id, pairing_points)), np.int64, size).reshape(shape)
+        return Table(points=table, opponent=opponent, kind=kind, cls=cls, side=side, pairing_points=pairing_table,
+                     pairing_unit=pairing_unit)
 
     @cached_property
     def round_points(self) -> dict[PlayerId, tuple[int, ...]]:
