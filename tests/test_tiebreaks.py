@@ -580,3 +580,21 @@ def test_magic_percentages_over_the_field_are_each_players(event: Event) -> None
         for x in ctx.players:
             notes: list[str] = []
             assert fn is not None and fn(ctx, x, notes) == values[x] and notes
+
+
+@given(events())
+@settings(max_examples=60, deadline=None)
+def test_counts_over_the_field_are_each_players(event: Event) -> None:
+    """Wins, wins over the board, Black games and Black wins (RULES.md 4.7) are counted for the whole field at
+    once; player by player they are the rounds of the records that qualify, and the explanation lists them."""
+    ctx = Context.of(event)
+    tests = {"wins": lambda r, c: c == "W", "wins_otb": lambda r, c: r.kind.name == "GAME" and c == "W",
+             "black_games": lambda r, c: r.kind.name == "GAME" and r.side == 2,
+             "black_wins": lambda r, c: r.kind.name == "GAME" and r.side == 2 and c == "W"}
+    for name, test in tests.items():
+        fn = TIEBREAKS[name].value
+        for x in ctx.players:
+            rounds = [r.round for r, c in zip(ctx.records[x], ctx.classes[x]) if test(r, c)]
+            notes: list[str] = []
+            assert fn is not None and fn(ctx, x, notes) == len(rounds) == ctx.values(name)[x]
+            assert notes == [f"  rounds: {', '.join(map(str, rounds)) or 'none'}"]

@@ -8,12 +8,11 @@ unplayed round (C.07 Art. 16.1: a requested bye or a forfeit loss); PAB the pair
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
 
-from ..history import RoundKind, RoundRecord
+from ..history import RoundKind
 from ..model import PlayerId
 from .registry import (
     Column,
@@ -303,37 +302,50 @@ def direct_encounter(ctx: Context, group: Group) -> tuple[list[Group], dict[Play
     return _de_split(ctx, group), _de_values(ctx, group)
 
 
-def _count(ctx: Context, x: PlayerId, notes: Notes, test: Callable[[RoundRecord, str], bool]) -> Fraction:
-    rounds = [r.round for r, c in zip(ctx.records[x], ctx.classes[x]) if test(r, c)]
-    if notes is not None:
-        notes.append(f"  rounds: {', '.join(map(str, rounds)) or 'none'}")
-    return Fraction(len(rounds))
+def _count(rounds: np.ndarray) -> Column:
+    """How many of each player's rounds ``rounds`` marks (by row and round); the column keeps the marks."""
+    return Column(rounds.sum(axis=1).astype(np.int64), 1, rounds)
 
 
-@tiebreak("wins", "win", title="Wins", kind=Kind.INTEGER,
-          legend="rounds won, forfeit wins and a bye worth a win included")
-def wins(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+def _explain_count(ctx: Context, x: PlayerId, column: Column, notes: list[str]) -> None:
+    assert column.detail is not None
+    rounds = (np.flatnonzero(column.detail[ctx.row[x]]) + 1).tolist()
+    notes.append(f"  rounds: {', '.join(map(str, rounds)) or 'none'}")
+
+
+def _over_the_board(ctx: Context) -> np.ndarray:
+    """Rounds played over the board, by row and round."""
+    t = ctx.table
+    game: np.ndarray = (t.kind == list(RoundKind).index(RoundKind.GAME)) & (t.opponent >= 0)
+    return game
+
+
+@column_tiebreak("wins", "win", title="Wins", kind=Kind.INTEGER, explain=_explain_count,
+                 legend="rounds won, forfeit wins and a bye worth a win included")
+def wins(ctx: Context) -> Column:
     """Rounds with a win's points, played or not (RULES.md 4.7; FIDE C.07 Art. 7.1, WIN).
 
     Forfeit wins count, and a PAB worth a win; a half-point PAB does not.
     """
-    return _count(ctx, x, notes, lambda r, c: c == "W")
+    return _count(ctx.table.cls == 2)
 
 
-@tiebreak("wins_otb", "won", title="Wins OTB", kind=Kind.INTEGER,
-          legend="games won over the board (no forfeits or byes)")
-def wins_otb(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+@column_tiebreak("wins_otb", "won", title="Wins OTB", kind=Kind.INTEGER, explain=_explain_count,
+                 legend="games won over the board (no forfeits or byes)")
+def wins_otb(ctx: Context) -> Column:
     """Games won over the board (RULES.md 4.7; FIDE C.07 Art. 7.2, WON)."""
-    return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and c == "W")
+    return _count(_over_the_board(ctx) & (ctx.table.cls == 2))
 
 
-@tiebreak("black_games", "bpg", title="Black games", kind=Kind.INTEGER, legend="games played as Black (Player B)")
-def black_games(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+@column_tiebreak("black_games", "bpg", title="Black games", kind=Kind.INTEGER, explain=_explain_count,
+                 legend="games played as Black (Player B)")
+def black_games(ctx: Context) -> Column:
     """Games played over the board as Black, i.e. as Player B / side 2 (RULES.md 4.7; FIDE C.07 Art. 7.3, BPG)."""
-    return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and r.side == 2)
+    return _count(_over_the_board(ctx) & (ctx.table.side == 2))
 
 
-@tiebreak("black_wins", "bwg", title="Black wins", kind=Kind.INTEGER, legend="games won as Black (Player B)")
-def black_wins(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+@column_tiebreak("black_wins", "bwg", title="Black wins", kind=Kind.INTEGER, explain=_explain_count,
+                 legend="games won as Black (Player B)")
+def black_wins(ctx: Context) -> Column:
     """Games won over the board as Black / Player B (RULES.md 4.7; FIDE C.07 Art. 7.4, BWG)."""
-    return _count(ctx, x, notes, lambda r, c: r.kind is RoundKind.GAME and r.side == 2 and c == "W")
+    return _count(_over_the_board(ctx) & (ctx.table.side == 2) & (ctx.table.cls == 2))

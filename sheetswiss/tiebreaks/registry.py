@@ -358,8 +358,6 @@ class Context:
     scale: Scale
     """What a round is worth: the ranking scale, doubled under ``sides: double`` (two games a round,
     :func:`~sheetswiss.scoring.per_round`), so a round "counted as a draw" is a drawn match."""
-    unit: int
-    """Points are held as whole numbers of ``1/unit``: the least common denominator of all points."""
     _memo: dict[str, dict[PlayerId, Fraction]] = field(default_factory=dict, repr=False)
     _whole_memo: dict[str, tuple[dict[PlayerId, int], int]] = field(default_factory=dict, repr=False)
     _met_memo: dict[PlayerId, dict[PlayerId, list[int]]] = field(default_factory=dict, repr=False)
@@ -374,10 +372,15 @@ class Context:
         :func:`~sheetswiss.history.history` of the same rounds when the caller has read it already."""
         n = event.completed_rounds if through is None else through
         records = history(event, through=n) if recorded is None else recorded
-        scale = per_round(scale_for(event.settings), event.settings.games_per_round)
-        fixed = (scale.win, scale.draw, scale.loss, scale.bye)
-        dens = {p.denominator for p in fixed} | {r.points.denominator for rs in records.values() for r in rs}
-        return cls(event, n, records, scale, math.lcm(*dens))
+        return cls(event, n, records, per_round(scale_for(event.settings), event.settings.games_per_round))
+
+    @cached_property
+    def unit(self) -> int:
+        """Points are held as whole numbers of ``1/unit``: the least common denominator of all points (the
+        scale's and every round's)."""
+        s = self.scale
+        fixed = (s.win, s.draw, s.loss, s.bye)
+        return math.lcm(*{p.denominator for p in (*fixed, *self._distinct_points.values())})
 
     @property
     def settings(self) -> Settings:
