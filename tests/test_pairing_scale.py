@@ -25,7 +25,7 @@ from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import blossom, pair_round, solver
 from sheetswiss.pairing.blossom import Matcher, Nesting
 from sheetswiss.pairing.costs import Costs, pair_draw, player_keys
-from sheetswiss.pairing.levels import COLOUR_HARD, RANDOM, SCORE
+from sheetswiss.pairing.levels import BALANCE, COLOUR_HARD, HEIGHT, RANDOM, SCORE, WHO_FLOATS
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
 from sheetswiss.pairing.solver import Solver
 from sheetswiss.pairing.state import round_state
@@ -824,3 +824,46 @@ def test_every_player_has_partners_in_the_candidate_graph(n: int, seed: int) -> 
             assert partners >= min(want, allowed)
         _check_round(event)
         event = add_round(event, pair_round(event), result)
+
+
+
+@pytest.mark.usefixtures("sparse_only")
+def test_a_group_short_of_colours_keeps_its_floats_dear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``colours: alternate`` in round 15 after 14 rounds of random pairs with 35% draws: some groups cannot pair
+    inside themselves without breaking a colour hard limit (RULES.md 2.10), and the odd boundaries next to them
+    keep one hard level of each float in the reduced costs (:meth:`Solver._colour_short`). Then the first solve
+    crosses every odd boundary once, where with the whole float taken off it floated players out of the short
+    groups and had to solve again without a boundary's dual; the pairing is networkx's minimum either way."""
+    bench = _benchmark_states()
+    event = bench.build(200, bench.SHAPES["colours"], 5, history_by="random", draws=0.35, round_=15)
+    state = round_state(event, event.paired_rounds + 1)
+    pool = state.bye_eligible or frozenset(state.order)
+    crossed: list[int] = []
+    counted = Solver._crossings
+
+    def crossings(self: Solver, mate: list[int], k: int) -> int:
+        crossed.append(counted(self, mate, k))
+        return crossed[-1]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Solver, "_crossings", crossings)
+        costs = Costs(event, state, pool, rematches=False)
+        kept = Solver(costs)
+        short = [k for k in kept.odd
+                 if k + 1 < costs.groups and (kept._colour_short(k) or kept._colour_short(k + 1))]
+        assert short  # the case occurred
+        mult = costs.multipliers
+        for k in short:  # one hard level below the cheapest single float
+            single = mult[SCORE] * costs.score_table[k][k + 1] + mult[HEIGHT] * (costs.height[k + 1] - costs.height[k])
+            low = min(costs.down[i] for i in costs.members[k])
+            cheapest = min(single + mult[BALANCE] * (low + costs.up[j]) + mult[WHO_FLOATS] * costs.place_of[j]
+                           for j in costs.members[k + 1])
+            assert costs.boundary_dual[k] == cheapest - mult[COLOUR_HARD]
+        solved = kept.solve()
+        assert solved is not None and solved[1].proven
+        assert crossed == []  # proven at once: no boundary crossed more than once lost its dual
+        patch.setattr(Solver, "_colour_short", lambda self, g: False)
+        whole = Solver(Costs(event, state, pool, rematches=False)).solve()
+        assert whole is not None and whole[1].proven and any(count > 1 for count in crossed)
+        assert whole[0] == solved[0]
+    _check_round(event)
