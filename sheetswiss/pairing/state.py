@@ -10,6 +10,7 @@ read it; nothing here prices a pair.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import defaultdict
@@ -224,10 +225,11 @@ def round_state(event: Event, round_: int, *, ranked: bool = True) -> RoundState
     player, k = np.nonzero(rounds.opponent >= 0)
     theirs = rounds.opponent[player, k]
     first = rounds.side[player, k] == 1
-    played = frozenset((names[a], names[b]) for a, b in zip(player[first].tolist(), theirs[first].tolist()))
+    name_of = names.__getitem__
+    played = frozenset(zip(map(name_of, player[first].tolist()), map(name_of, theirs[first].tolist())))
     pairs = np.unique(np.minimum(player, theirs) * len(names) + np.maximum(player, theirs))  # each pair once
     low, high = np.divmod(pairs, max(len(names), 1))
-    met = frozenset(frozenset((names[a], names[b])) for a, b in zip(low.tolist(), high.tolist()))
+    met = frozenset(map(frozenset, zip(map(name_of, low.tolist()), map(name_of, high.tolist()))))
     if event.settings.sides == "single":  # a pair is spent once it has met both ways (RULES.md 3)
         met = frozenset(pair for pair in met if len(pair) == 2 and tuple(pair) in played
                         and tuple(pair)[::-1] in played)
@@ -237,7 +239,8 @@ def round_state(event: Event, round_: int, *, ranked: bool = True) -> RoundState
     met |= frozenset(avoided)  # kept apart as firmly as a rematch (RULES.md 2.12)
     eligible = frozenset(name for name in order if not rounds.had_bye[row[name]])
     games = rounds.over_the_board & (rounds.side > 0)
-    sides = {name: tuple(rounds.side[row[name]][games[row[name]]].tolist()) for name in order}
+    side_rows, game_rows = rounds.side.tolist(), games.tolist()
+    sides = {name: tuple(itertools.compress(side_rows[row[name]], game_rows[row[name]])) for name in order}
     return RoundState(round=round_, order=order, scores=scores, group=group,
                       group_members={g: tuple(m) for g, m in members.items()},
                       balance=_float_balances(rounds, before), met=met, bye_eligible=eligible,
