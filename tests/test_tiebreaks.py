@@ -598,3 +598,28 @@ def test_counts_over_the_field_are_each_players(event: Event) -> None:
             notes: list[str] = []
             assert fn is not None and fn(ctx, x, notes) == len(rounds) == ctx.values(name)[x]
             assert notes == [f"  rounds: {', '.join(map(str, rounds)) or 'none'}"]
+
+
+@given(events(points=("armati", "chess")), st.sampled_from(["none", "half"]), st.sampled_from(["continue", "stop"]))
+@settings(max_examples=80, deadline=None)
+def test_sodos_and_progress_over_the_field_are_each_players(event: Event, draws: str, after_drop: str) -> None:
+    """SODOS (RULES.md 4.4) and the progressive score (4.5) are computed for the whole field at once; player by
+    player they are the sums their rules give over the records, and each explanation is written."""
+    event = replace(event, settings=replace(event.settings, sodos_draws=draws, progress_after_drop=after_drop))
+    ctx = Context.of(event)
+    share = {"W": 2, "D": 1 if draws == "half" else 0, "L": 0}
+    for x, rs in ctx.records.items():
+        beaten = sum(share[c] * ctx.opponent_score[r.opponent] for r, c in zip(rs, ctx.classes[x])
+                     if r.kind.name == "GAME" and r.opponent is not None)
+        player = ctx.player[x]
+        last = ctx.rounds
+        if after_drop == "stop" and (player.dropped_after is not None or player.dropped):
+            drop = player.dropped_after if player.dropped_after is not None else max(
+                (r.round for r in rs if r.kind.name != "ABSENT"), default=0)
+            last = min(last, drop)
+        running = [sum(ctx.round_points[x][:r]) for r in range(1, last + 1)]
+        for name, expected in (("sodos", F(beaten, 2 * ctx.unit)), ("progress", F(sum(running), ctx.unit))):
+            notes: list[str] = []
+            fn = TIEBREAKS[name].value
+            assert fn is not None and fn(ctx, x, notes) == expected == ctx.values(name)[x]
+            assert name == "sodos" or notes

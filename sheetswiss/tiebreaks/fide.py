@@ -20,12 +20,10 @@ from .registry import (
     Contribution,
     Group,
     Kind,
-    Notes,
     column_tiebreak,
     group_tiebreak,
     number_text,
     split_by,
-    tiebreak,
 )
 
 
@@ -182,28 +180,39 @@ def sonneborn_berger(ctx: Context) -> Column:
     return _contribution_sums(ctx, weighted=True)
 
 
-@tiebreak("sodos", title="SODOS",
-          legend="sum of defeated opponents' scores: the scores of the opponents beaten over the board (forfeit"
-                 " wins and byes add nothing)")
-def sodos(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+def _sodos_weights(ctx: Context) -> np.ndarray:
+    """Twice the share of each opponent's score a round adds to SODOS, by row and round: 2 a game won over
+    the board, 1 a game drawn under ``sodos_draws: half``, else 0."""
+    t = ctx.table
+    draws = 1 if ctx.settings.sodos_draws == "half" else 0
+    weight: np.ndarray = np.where(_over_the_board(ctx), np.where(t.cls == 2, 2, np.where(t.cls == 1, draws, 0)), 0)
+    return weight
+
+
+def _explain_sodos(ctx: Context, x: PlayerId, column: Column, notes: list[str]) -> None:
+    assert column.detail is not None
+    row = ctx.row[x]
+    for rec, weight in zip(ctx.records[x], column.detail[row].tolist()):
+        if weight:
+            assert rec.opponent is not None
+            s = ctx.opponent_score[rec.opponent]
+            notes.append(f"  R{rec.round} {'beat' if weight == 2 else 'drew'} {rec.opponent}: "
+                         f"{number_text(ctx.points(s))}{'' if weight == 2 else ' x 1/2'} ({_opp_label(ctx)})")
+
+
+@column_tiebreak("sodos", title="SODOS", explain=_explain_sodos,
+                 legend="sum of defeated opponents' scores: the scores of the opponents beaten over the board "
+                        "(forfeit wins and byes add nothing)")
+def sodos(ctx: Context) -> Column:
     """Sum of the scores of the opponents beaten over the board (RULES.md 4.4; seed 004).
 
     Opponents' scores as ``unplayed`` counts them (S, S09 or S23). Forfeit wins and byes add nothing
     (*decision*); draws add nothing, or half the opponent's score with ``sodos_draws: half``.
     Beating opponents on 4 and 3, drawing one on 5 and losing to one on 6 gives 7 (9.5 with ``half``).
     """
-    half = ctx.settings.sodos_draws == "half"
-    weight = {"W": 2, "D": 1 if half else 0, "L": 0}
-    total = 0
-    for rec, cls in zip(ctx.records[x], ctx.classes[x]):
-        if rec.kind is RoundKind.GAME and rec.opponent is not None and weight[cls]:
-            s = ctx.opponent_score[rec.opponent]
-            total += weight[cls] * s
-            if notes is not None:
-                share = "" if cls == "W" else " x 1/2"
-                notes.append(f"  R{rec.round} {'beat' if cls == 'W' else 'drew'} {rec.opponent}: "
-                             f"{number_text(ctx.points(s))}{share} ({_opp_label(ctx)})")
-    return ctx.points(total, 2)
+    t, weight = ctx.table, _sodos_weights(ctx)
+    theirs = ctx.opponent_score_array[np.where(t.opponent >= 0, t.opponent, 0)]
+    return Column(np.where(weight > 0, weight * theirs, 0).sum(axis=1), ctx.unit * 2, weight)
 
 
 def _drop_round(ctx: Context, x: PlayerId) -> int | None:
@@ -216,27 +225,36 @@ def _drop_round(ctx: Context, x: PlayerId) -> int | None:
     return max((r.round for r in ctx.records[x] if r.kind is not RoundKind.ABSENT), default=0)
 
 
-@tiebreak("progress", "ps", "cumulative", title="Progress",
-          legend="progressive score: the player's total after round 1, plus the total after round 2, and so on")
-def progress(ctx: Context, x: PlayerId, notes: Notes) -> Fraction:
+def _progress_rounds(ctx: Context) -> list[int]:
+    """The rounds each player's progressive score adds up, by row: every round, or under
+    ``progress_after_drop: stop`` those up to the drop."""
+    if ctx.settings.progress_after_drop != "stop":
+        return [ctx.rounds] * len(ctx.records)
+    drops = (_drop_round(ctx, x) for x in ctx.records)
+    return [ctx.rounds if drop is None else min(ctx.rounds, drop) for drop in drops]
+
+
+def _explain_progress(ctx: Context, x: PlayerId, column: Column, notes: list[str]) -> None:
+    assert column.detail is not None
+    last = int(column.detail[ctx.row[x]])
+    notes.append(f"  running totals of rounds 1-{last} added up"
+                 + (f" (stops at the drop after round {last})" if last < ctx.rounds else ""))
+
+
+@column_tiebreak("progress", "ps", "cumulative", title="Progress", explain=_explain_progress,
+                 legend="progressive score: the player's total after round 1, plus the total after round 2, and "
+                        "so on")
+def progress(ctx: Context) -> Column:
     """Σ over rounds r = 1..n of the player's points after round r (RULES.md 4.5).
 
     Seed 004's Progress; FIDE C.07 Art. 7.5 (PS). Unplayed rounds count the points awarded. After a
     drop the frozen total keeps being added (``progress_after_drop: continue``) or the sum stops at
     the drop (``stop``). W, forfeit W, L, PAB, D on the chess scale: 1 + 2 + 2 + 3 + 3.5 = 11.5.
     """
-    last = ctx.rounds
-    if ctx.settings.progress_after_drop == "stop":
-        drop = _drop_round(ctx, x)
-        last = last if drop is None else min(last, drop)
-    running = total = 0
-    for p in ctx.round_points[x][:last]:
-        running += p
-        total += running
-    if notes is not None:
-        notes.append(f"  running totals of rounds 1-{last} added up"
-                     + (f" (stops at the drop after round {last})" if last < ctx.rounds else ""))
-    return ctx.points(total)
+    last = np.array(_progress_rounds(ctx), dtype=np.int64)
+    running = np.cumsum(ctx.table.points, axis=1)
+    counted = np.arange(1, ctx.rounds + 1) <= last[:, None]
+    return Column(np.where(counted, running, 0).sum(axis=1), ctx.unit, last)
 
 
 def _de_values(ctx: Context, group: Group) -> dict[PlayerId, Fraction]:
