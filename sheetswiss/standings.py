@@ -202,9 +202,10 @@ def compute_standings(event: Event, *, through: int | None = None,
     """The standings after round ``through`` (default: the completed rounds); ``recorded``: the history of
     those rounds when the caller has read it already (:func:`~sheetswiss.history.history`).
 
-    Cost: one pass over the history to build the :class:`~sheetswiss.tiebreaks.Context`, then each
-    tiebreak once per player, and sorting within tied groups; direct encounter is computed on the
-    tied groups only.
+    Cost: one pass over the history reads it into the :class:`~sheetswiss.tiebreaks.Context`'s arrays;
+    each tiebreak defined over the whole field is then a few array operations, the others are computed
+    once per player, and each tiebreak splits the tied groups in one sort; direct encounter is computed
+    on the tied groups only.
     """
     ctx = Context.of(event, through=through, recorded=recorded)
     names = event_chain(event)

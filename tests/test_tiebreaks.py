@@ -623,3 +623,17 @@ def test_sodos_and_progress_over_the_field_are_each_players(event: Event, draws:
             fn = TIEBREAKS[name].value
             assert fn is not None and fn(ctx, x, notes) == expected == ctx.values(name)[x]
             assert name == "sodos" or notes
+
+
+@given(events())
+@settings(max_examples=60, deadline=None)
+def test_values_past_64_bits_are_the_same(event: Event) -> None:
+    """Where sums of points could outgrow 64 bits (an exotic scale's denominators), the arrays hold Python
+    integers instead: every value and rank is the same as with 64-bit integers."""
+    wide = Context.of(event)
+    wide.__dict__["wide"] = True  # as a scale with a huge common denominator would make it
+    narrow = Context.of(event)
+    assert wide.table.points.dtype == object and narrow.table.points.dtype != object
+    for name in PER_PLAYER:
+        assert wide.values(name) == narrow.values(name)
+    assert standing_ranks(event, context=wide) == standing_ranks(event, context=narrow) == standing_ranks(event)
