@@ -637,3 +637,37 @@ def test_values_past_64_bits_are_the_same(event: Event) -> None:
     for name in PER_PLAYER:
         assert wide.values(name) == narrow.values(name)
     assert standing_ranks(event, context=wide) == standing_ranks(event, context=narrow) == standing_ranks(event)
+
+
+@given(events(points=("netrunner", "magic", "chess")),
+       st.lists(st.sampled_from([F(1, 2), F(1, 3), F(1), F(2, 3)]), min_size=5, max_size=5), st.booleans())
+@settings(max_examples=80, deadline=None)
+def test_cobra_sos_over_the_field_is_each_players(event: Event, weights: list[Fraction], weighted: bool) -> None:
+    """SoS and ESoS (RULES.md 4.12) are computed for the whole field at once; player by player they are the
+    weighted means Cobra takes, in fractions, and each explanation is written."""
+    if weighted:
+        event = replace(event, settings=replace(event.settings, round_weights=tuple(enumerate(weights, start=1))))
+    ctx = Context.of(event)
+    weight = ctx.settings.round_weight
+    unpaired = ("LATE", "ABSENT", "ZERO_BYE")
+    per_round = {}
+    for x, rs in ctx.records.items():
+        played = sum((weight(r.round) for r in rs if r.kind.name not in unpaired), F(0))
+        points = sum((r.points for r in rs if r.kind.name not in unpaired), F(0))
+        per_round[x] = points / played if played else F(0)
+
+    def mean(of: dict[str, Fraction]) -> dict[str, Fraction]:
+        out = {}
+        for x, rs in ctx.records.items():
+            terms = [(weight(r.round), of[r.opponent]) for r in rs if r.opponent is not None]
+            total = sum((w for w, _ in terms), F(0))
+            out[x] = sum((w * v for w, v in terms), F(0)) / total if total else F(0)
+        return out
+
+    sos = mean(per_round)
+    for name, expected in (("cobra_sos", sos), ("cobra_esos", mean(sos))):
+        assert ctx.values(name) == expected
+        fn = TIEBREAKS[name].value
+        for x in ctx.players:
+            notes: list[str] = []
+            assert fn is not None and fn(ctx, x, notes) == expected[x] and notes

@@ -97,13 +97,7 @@ def mwp(ctx: Context) -> Column:
 
 def _opponents_mean(ctx: Context, name: str) -> Column:
     """Mean of the opponents' ``name`` values, one term per round with an opponent; none -> 0."""
-    values, t = ctx.column(name), ctx.table
-    met = t.opponent >= 0
-    terms = np.where(met, values.numerators[np.where(met, t.opponent, 0)], 0)
-    count = met.sum(axis=1).tolist()
-    common = math.lcm(*{c for c in count if c})
-    nums = [total * (common // c) if c else 0 for total, c in zip(terms.sum(axis=1).tolist(), count)]
-    return Column(_array(nums), values.denominator * common)
+    return ctx.opponents_mean(ctx.column(name))
 
 
 def _explain_opponents(ctx: Context, x: PlayerId, notes: list[str], name: str) -> None:

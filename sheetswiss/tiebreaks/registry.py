@@ -640,11 +640,6 @@ class Context:
             self._whole_memo[name] = _over_one_denominator(self.values(name))
         return self._whole_memo[name]
 
-    @cached_property
-    def cobra_whole_per_round(self) -> tuple[dict[PlayerId, int], int]:
-        """:attr:`cobra_points_per_round` over one common denominator, as :meth:`whole_values`."""
-        return _over_one_denominator(self.cobra_points_per_round)
-
     def head_to_head(self, x: PlayerId) -> dict[PlayerId, list[int]]:
         """Points (``1/unit``) ``x`` scored against each opponent in games over the board.
 
@@ -669,26 +664,59 @@ class Context:
             out[x] = wins - losses
         return out
 
+    def opponents_mean(self, values: Column, weights: np.ndarray | None = None) -> Column:
+        """The mean of ``values`` over each player's opponents, one term per round with an opponent (games and
+        forfeits; byes are left out), each term weighted by its round's whole-number weight (``weights``, one
+        per round; 1 when not given); 0 for a player without an opponent."""
+        t = self.table
+        met = t.opponent >= 0
+        weight = met.astype(np.int64) if weights is None else np.where(met, weights[None, :], 0)
+        nums = values.numerators
+        if nums.dtype != object and nums.size and int(np.abs(nums).max()) * max(int(weight.sum(axis=1).max()), 1) \
+                >= 2**62:
+            nums = nums.astype(object)
+        totals = (weight * nums[np.where(met, t.opponent, 0)]).sum(axis=1).tolist()
+        counts = weight.sum(axis=1).tolist()
+        common = math.lcm(*{c for c in counts if c})
+        out = [total * (common // c) if c else 0 for total, c in zip(totals, counts)]
+        return Column(np.array(out, dtype=object if _too_wide(out) else np.int64), values.denominator * common)
+
+    @cached_property
+    def cobra_weights(self) -> tuple[np.ndarray, int]:
+        """Each round's weight in SoS and ESoS (``round_weights``, RULES.md 4.12) as whole numbers over one
+        denominator: (weights by round, denominator)."""
+        weights = [self.settings.round_weight(r) for r in range(1, self.rounds + 1)]
+        den = math.lcm(*(w.denominator for w in weights)) if weights else 1
+        return np.array([w.numerator * (den // w.denominator) for w in weights], dtype=np.int64), den
+
+    @cached_property
+    def _cobra_rounds(self) -> np.ndarray:
+        """Rounds Cobra would have a pairing for, by row and round (not :data:`_UNPAIRED`)."""
+        rounds: np.ndarray = ~np.isin(self.table.kind, _UNPAIRED_CODES)
+        return rounds
+
     @cached_property
     def cobra_played(self) -> dict[PlayerId, Fraction]:
         """Cobra's rounds played: the weights of the player's rounds Cobra would have a pairing for (RULES.md 4.12)."""
-        weight = self.settings.round_weight
-        if not self.settings.round_weights:  # every round weighs 1: the rounds counted
-            return {x: Fraction(sum(1 for r in rs if r.kind not in _UNPAIRED)) for x, rs in self.records.items()}
-        return {x: sum((weight(r.round) for r in rs if r.kind not in _UNPAIRED), Fraction(0))
-                for x, rs in self.records.items()}
+        weights, den = self.cobra_weights
+        played = (self._cobra_rounds * weights[None, :]).sum(axis=1).tolist()
+        return {x: Fraction(p, den) for x, p in zip(self.records, played)}
 
     @cached_property
     def cobra_points(self) -> dict[PlayerId, int]:
         """Points (``1/unit``) of those rounds: a late entry's awarded points are not Cobra's."""
-        return {x: sum(p for r, p in zip(rs, self.round_points[x]) if r.kind not in _UNPAIRED)
-                for x, rs in self.records.items()}
+        return dict(zip(self.records, np.where(self._cobra_rounds, self.table.points, 0).sum(axis=1).tolist()))
 
     @cached_property
-    def cobra_points_per_round(self) -> dict[PlayerId, Fraction]:
-        """Points per round played, as Cobra divides them; 0 for a player with no round played."""
-        return {x: self.points(p) / self.cobra_played[x] if self.cobra_played[x] else Fraction(0)
-                for x, p in self.cobra_points.items()}
+    def cobra_points_per_round(self) -> Column:
+        """Points per round played, as Cobra divides them (:attr:`cobra_points` / :attr:`cobra_played`); 0 for
+        a player with no round played."""
+        weights, den = self.cobra_weights
+        played = (self._cobra_rounds * weights[None, :]).sum(axis=1).tolist()
+        points = np.where(self._cobra_rounds, self.table.points, 0).sum(axis=1).tolist()
+        common = math.lcm(*{p for p in played if p})
+        out = [q * den * (common // p) if p else 0 for q, p in zip(points, played)]
+        return Column(np.array(out, dtype=object if _too_wide(out) else np.int64), self.unit * common)
 
     @cached_property
     def lot(self) -> dict[PlayerId, int]:
@@ -712,6 +740,7 @@ def _over_one_denominator(values: Mapping[PlayerId, Fraction]) -> tuple[dict[Pla
 _UNPAIRED = frozenset({RoundKind.LATE, RoundKind.ABSENT, RoundKind.ZERO_BYE})
 """Rounds Cobra has no pairing for (RULES.md 4.12): before a late entry, after a drop, and a round the player
 missed (an ``absent`` or ``zero bye`` row: Cobra does not pair a player who is not there)."""
+_UNPAIRED_CODES = np.array(sorted(_KIND_CODE[k] for k in _UNPAIRED), dtype=np.int8)
 
 
 def split_by(group: Group, value: Mapping[PlayerId, Fraction], lowest_first: bool = False) -> list[Group]:
