@@ -869,3 +869,28 @@ def test_a_group_short_of_colours_keeps_its_floats_dear(monkeypatch: pytest.Monk
         assert whole is not None and whole[1].proven and any(count > 1 for count in crossed)
         assert whole[0] == solved[0]
     _check_round(event)
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,seed", [(160, 1), pytest.param(240, 3, marks=pytest.mark.slow)])
+def test_colours_piled_in_whole_groups_start_from_their_slide(n: int, seed: int) -> None:
+    """``colours: alternate`` after rounds of random pairs: most players of each group are due one colour, so many
+    slide pairs meet two players due it, each at the preference level (RULES.md 2.10), and the rings give way to
+    the ideal pairs. Those pairs start matched and tight: the lifts of their two players (:meth:`Solver._colour_lifts`)
+    pay the preference, where before they started free and each cost a search. The round is networkx's minimum."""
+    bench = _benchmark_states()
+    event = bench.build(n, bench.SHAPES["colours"], seed, history_by="random")
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    m = solver_._matcher()
+    assert not solver_._rings
+    same = [(u, v) for u, v in enumerate(m.mate) if u < v < costs.n and costs.due[u] == costs.due[v]]
+    assert len(same) > n // 8  # the case occurred: pairs due one colour start matched
+    for u, v in same:
+        assert solver_._colour_major(costs.group_of[u]) == costs.due[u]
+        assert m.adj[u][v] == m.p[u] + m.p[v]  # tight
+    assert m.mate.count(-1) < n // 3
+    for (i, j), w in solver_.edges.items():
+        assert 2 * w >= m.p[i] + m.p[j]  # feasible
+    _check_round(event)

@@ -962,9 +962,26 @@ class Solver:
         keep = (pp < q) & (q < s)
         a, b = pp[keep], q[keep]
         fine = self.c.clean(mem[a], mem[b])
+        major = self._colour_major(g)
+        if major:  # two players due the lifted colour: tight at the preference level, which their lifts pay
+            due = c._due[mem]
+            both = (due[a] == major) & (due[b] == major) & ~fine
+            if both.any():
+                table = c.level_table(mem[a[both]], mem[b[both]])[:, :PATTERN]
+                only = (table.sum(axis=1) == 1) & (table[:, COLOUR_PREF] == 1)
+                fine[np.nonzero(both)[0][only]] = True
         out = set(zip(a[fine].tolist(), b[fine].tolist()))
         self._clean_cache[g] = out
         return out
+
+    def _colour_major(self, g: int) -> int:
+        """Under ``colours: alternate``, the colour (1 White, 2 Black) that more players of group g are due than
+        all the others together (:meth:`_colour_lifts`), else 0."""
+        c = self.c
+        if c.mode != "colours":
+            return 0
+        due = [c.due[v] for v in c.members[g]]
+        return next((colour for colour in (1, 2) if 2 * due.count(colour) > len(due)), 0)
 
     def _colour_lifts(self) -> dict[int, int]:
         """Under ``colours: alternate``, in a group where more players are due one colour than all the others
@@ -1009,18 +1026,20 @@ class Solver:
         ideal = self._ideal()
         d = m.p
         placed = [False] * c.nodes
+        lifts = self._colour_lifts()
         for u, v in ideal.items():
             m.mate[u] = v
             if c.place_of[u] < c.place_of[v]:
                 step = (c.group_of[u] + 1) << 17
                 d[u], d[v] = -step, 2 * self.edges[u, v] + step
+                if lifts.get(u, 0) > 0 and lifts.get(v, 0) > 0:  # due the lifted colour: the lifts pay its cost
+                    d[v] -= lifts[u] + lifts[v]
                 placed[u] = placed[v] = True
-        lifts = self._colour_lifts()
         for v, lift in lifts.items():
             if placed[v]:
                 d[v] += lift
         for u, v in ideal.items():  # a pair that the lifts left loose starts free
-            if lifts.get(u, 0) + lifts.get(v, 0):
+            if lifts.get(u, 0) + lifts.get(v, 0) < 0:
                 m.mate[u] = -1
         for v in range(c.nodes):
             if not placed[v]:
