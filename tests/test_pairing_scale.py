@@ -557,6 +557,43 @@ def _lopsided_sides(n: int, rounds: int, seed: int) -> Event:
     return replace(event, games=tuple(games))
 
 
+def _swiss_sides(n: int, rounds: int, seed: int) -> Event:
+    """``sides: single`` after ``rounds`` rounds paired as a plain Swiss would, by score with no regard to sides
+    (the next player not met, from the top), each side drawn by a coin: whole blocks of one bias end up floating
+    to several groups at once."""
+    rng = random.Random(seed)
+    players = tuple(Player(name=f"p{i:03d}", rating=rng.randrange(1000, 2500), row=i + 2) for i in range(n))
+    event = Event(settings=Settings(seed=seed, points="magic", sides="single"), players=players)
+    result = random_results(seed)
+    games: list[Game] = []
+    score = dict.fromkeys((p.name for p in players), 0.0)
+    met: dict[str, set[str]] = {p.name: set() for p in players}
+    rating = {p.name: p.rating or 0 for p in players}
+    for round_ in range(1, rounds + 1):
+        free = sorted(score, key=lambda x: (-score[x], -rating[x]))
+        if n % 2:
+            bye = free.pop()
+            row = len(games) + 2
+            games.append(Game(round=round_, table=None, a=bye, b=None, result=Result.parse("bye"), row=row,
+                              cell=f"Results!E{row}"))
+            score[bye] += 1
+        table = 0
+        while free:
+            x = free.pop(0)
+            y = free.pop(next((k for k, y in enumerate(free) if y not in met[x]), 0))
+            a, b = (x, y) if rng.random() < 0.5 else (y, x)
+            met[a].add(b)
+            met[b].add(a)
+            table += 1
+            row = len(games) + 2
+            text = result(a, b)
+            games.append(Game(round=round_, table=table, a=a, b=b, result=Result.parse(text), row=row,
+                              cell=f"Results!E{row}"))
+            score[a] += {"1-0": 1, "0-1": 0}.get(text, 0.5)
+            score[b] += {"1-0": 0, "0-1": 1}.get(text, 0.5)
+    return replace(event, games=tuple(games))
+
+
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("n,rounds,seed", [(40, 7, 71), (31, 6, 72), pytest.param(150, 9, 73, marks=pytest.mark.slow)])
 def test_sides_single_with_wide_biases_is_exact(n: int, rounds: int, seed: int) -> None:
@@ -571,15 +608,18 @@ def test_sides_single_with_wide_biases_is_exact(n: int, rounds: int, seed: int) 
 
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("rows", [True, False])
-@pytest.mark.parametrize("n,rounds,seed,lopsided", [(40, 7, 71, True), (31, 6, 72, True), (44, 9, 76, False),
-                                                    (27, 12, 77, False)])
-def test_sides_single_from_either_start_is_exact(rows: bool, n: int, rounds: int, seed: int, lopsided: bool) -> None:
+@pytest.mark.parametrize("n,rounds,seed,history", [
+    (40, 7, 71, "lopsided"), (31, 6, 72, "lopsided"), (44, 9, 76, "engine"), (27, 12, 77, "engine"),
+    (60, 8, 78, "swiss"), (45, 10, 79, "swiss"), pytest.param(160, 9, 80, "swiss", marks=pytest.mark.slow)])
+def test_sides_single_from_either_start_is_exact(rows: bool, n: int, rounds: int, seed: int, history: str) -> None:
     """Under ``sides: single`` the solve starts from the rows of side biases +1 and -1 or from the blocks of
-    (group, bias) (:meth:`Solver._block_start`): from either one, after a
-    lopsided history or the engine's own, the pairing costs networkx's minimum on the complete graph and is
+    (group, bias) (:meth:`Solver._block_start`): from either one, after a lopsided history, a plain Swiss's with
+    sides by a coin, or the engine's own, the pairing costs networkx's minimum on the complete graph and is
     proven."""
-    if lopsided:
+    if history == "lopsided":
         event = _lopsided_sides(n, rounds, seed)
+    elif history == "swiss":
+        event = _swiss_sides(n, rounds, seed)
     else:
         event = _mode_event("single", n, seed)
         result = random_results(seed)

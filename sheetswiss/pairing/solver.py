@@ -145,6 +145,10 @@ _TIGHT_SPAN = 96
 """Places along a ring within which G' looks for pairs that tie the ring's pattern level (:meth:`_ring_draws`)."""
 _LOWEST = 4
 """Of those, G' takes each player's this many of lowest draw."""
+_SHORT = 10
+"""Under ``sides: single``, what each score unit by which the start's duals fall short of the blocks' costs, in
+players left free by the start (:meth:`_matcher`): such a shortfall is made up by searches across the whole
+field, each about as costly as ten searches from a free player (measured at 2,000 players)."""
 
 
 def _positive(high: np.ndarray, low: np.ndarray) -> np.ndarray:
@@ -791,38 +795,74 @@ class Solver:
         return self._block_cache
 
     def _side_flows(self) -> tuple[np.ndarray, np.ndarray]:
-        """Pairs between the blocks that the blocks' cheapest fractional pairing joins (:meth:`_blocks`). For
-        blocks A above and B below with q pairs between them, who floats up from B is decided at the float
-        balance and position levels (RULES.md 2.5): its first q + ``_WINDOW`` players by float balance up, then
-        place; who floats down from A only by balance and the levels below, which leave it open, so each
-        player of A gets ``2 * _WINDOW + 1`` of those, the k-th the (k - ``_WINDOW``)-th to the
-        (k + ``_WINDOW``)-th (round the list). Inside a group, the k-th player of the smaller block gets the
-        players of the other around its proportional place."""
+        """Pairs between the blocks that the blocks' cheapest fractional pairing joins (:meth:`_blocks`).
+
+        * **Floats.** Who floats up from a block is decided at the float balance and position levels (RULES.md
+          2.5): its players by float balance up, then place; who floats down only by float balance (the highest
+          first) and the levels below, which leave it open (the lowest placed are taken first here). A block
+          sends and receives several floats (say 80 of its players to the group three below and 5 to the next):
+          each one takes the next players of those lists, the nearest groups first, so that G' can pair them
+          all at once at the score, side and height levels, and joins the k-th of the upper ones with the
+          lower ones of ranks k - ``_WINDOW`` to k + ``_WINDOW``. Those floats tie at every level but the seeded
+          draw (RULES.md 2.11), which then decides who meets whom: each of them also gets its ``_LOWEST``
+          partners of lowest draw among the other side's (``_WINDOW`` more on each side).
+        * **Every player of the upper block** also gets ``2 * _WINDOW + 1`` of the lower block's first q +
+          ``_WINDOW`` (q the pairs between them), the k-th the (k - ``_WINDOW``)-th to the (k + ``_WINDOW``)-th
+          (round the list): who floats down is open.
+        * **Inside a group**, the k-th player of the smaller block gets the players of the other around its
+          proportional place."""
         c = self.c
         of, _, pairs = self._blocks()
         members: dict[int, list[int]] = defaultdict(list)
         for v in range(c.nodes):
             members[of[v]].append(v)
         group = {k: c.group_of[mem[0]] for k, mem in members.items()}
+        rising = {k: np.array(sorted(mem, key=lambda v: (c.up[v], c.place_of[v]) if v != c.bye else (0, 0)),
+                              dtype=np.int64) for k, mem in members.items()}
+        falling = {k: np.array(sorted(mem, key=lambda v: (c.down[v], -c.place_of[v]) if v != c.bye else (0, 0)),
+                               dtype=np.int64) for k, mem in members.items()}
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
         near = np.arange(-_WINDOW, _WINDOW + 1, dtype=np.int64)
-        for a, b in zip(*(x.tolist() for x in np.nonzero(np.triu(pairs)))):
+        joined = [(a, b) for a, b in zip(*(x.tolist() for x in np.nonzero(np.triu(pairs))))]
+        floats = [(a, b) if group[a] < group[b] else (b, a) for a, b in joined if group[a] != group[b]]
+        sent: dict[tuple[int, int], int] = {}
+        """Where each float's players start in the upper block's falling list."""
+        got: dict[tuple[int, int], int] = {}
+        """And in the lower block's rising list."""
+        for start, end in ((sent, 0), (got, 1)):  # each block's floats, the nearest groups first
+            held: dict[int, int] = defaultdict(int)
+            for f in sorted(floats, key=lambda f: (f[end], group[f[1]] - group[f[0]])):
+                start[f] = held[f[end]]
+                held[f[end]] += int(pairs[f])
+        for a, b in floats:
+            q = int(pairs[a, b])
+            upper, lower = falling[a], rising[b]
+            at = np.arange(sent[a, b], min(sent[a, b] + q, len(upper)), dtype=np.int64)
+            rank = np.clip(got[a, b] - sent[a, b] + at[:, None] + near[None, :], 0, len(lower) - 1)
+            rows.append(np.repeat(upper[at], len(near)))
+            cols.append(lower[rank.reshape(-1)])
+            one = upper[max(0, sent[a, b] - _WINDOW):sent[a, b] + q + _WINDOW]
+            two = lower[max(0, got[a, b] - _WINDOW):got[a, b] + q + _WINDOW]
+            draws = pair_draw(c.key_array[one][:, None], c.key_array[two][None, :])
+            for axis, mine, theirs in ((1, one, two), (0, two, one)):
+                low = min(_LOWEST, len(theirs))
+                best = np.argpartition(draws, low - 1, axis=axis).take(np.arange(low), axis=axis)
+                rows.append(np.repeat(mine, low))
+                cols.append(theirs[(best if axis else best.T).reshape(-1)])
+        for a, b in joined:
             if group[a] == group[b]:  # by place, the k-th of the one with its proportional rank in the other
-                one, two = members[a], members[b]
-                if len(one) > len(two):
-                    one, two = two, one
-                rank = np.arange(len(one), dtype=np.int64)[:, None] * len(two) // len(one) + near[None, :]
-                rank = np.clip(rank, 0, len(two) - 1)
-                rows.append(np.repeat(np.array(one, dtype=np.int64), len(near)))
-                cols.append(np.array(two, dtype=np.int64)[rank.reshape(-1)])
+                small, large = members[a], members[b]
+                if len(small) > len(large):
+                    small, large = large, small
+                rank = np.arange(len(small), dtype=np.int64)[:, None] * len(large) // len(small) + near[None, :]
+                rank = np.clip(rank, 0, len(large) - 1)
+                rows.append(np.repeat(np.array(small, dtype=np.int64), len(near)))
+                cols.append(np.array(large, dtype=np.int64)[rank.reshape(-1)])
                 continue
             if group[a] > group[b]:
                 a, b = b, a
-            q = int(pairs[a, b]) + _WINDOW
-            upper = np.array(members[a], dtype=np.int64)
-            lower = np.array(sorted(members[b], key=lambda v: (c.up[v] if v != c.bye else 0, c.place_of[v]
-                                                               if v != c.bye else 0))[:q], dtype=np.int64)
+            upper, lower = np.array(members[a], dtype=np.int64), rising[b][:int(pairs[a, b]) + _WINDOW]
             rank = (np.arange(len(upper), dtype=np.int64)[:, None] + near[None, :]) % len(lower)
             rows.append(np.broadcast_to(upper[:, None], rank.shape).reshape(-1))
             cols.append(lower[rank].reshape(-1))
@@ -1011,16 +1051,19 @@ class Solver:
         floats and pattern changes between ideal pairs are never cheaper than the pairs themselves); every
         other node the largest potential its edges to those allow; any edge still infeasible repaired.
 
-        Under ``sides: single`` one of two starts, whichever leaves fewer players unmatched (each one costs a
-        search): :meth:`_row_start`, whose closed-form duals hold every float level along the rows of side
-        biases +1 and -1 (the better one where sides were balanced round by round), or :meth:`_block_start`,
-        exact at the score, side and float height levels whatever the biases (the better one where a history
-        piled one bias at the top and the other at the bottom). Chosen once per solve."""
+        Under ``sides: single`` one of two starts: :meth:`_row_start`, whose closed-form duals hold every float
+        level along the rows of side biases +1 and -1 (the better one where sides were balanced round by round),
+        or :meth:`_block_start`, exact at the score, side and float height levels whatever the biases (the
+        better one where a history piled one bias at the top and the other at the bottom, or left many players
+        off the rows). The rows are taken when they leave fewer players unmatched (each one costs a search),
+        counting each score unit by which their duals fall short of the blocks' as ``_SHORT`` players. Chosen
+        once per solve."""
         c = self.c
         if c.mode == "sides":
             if self._side_rows is None:
                 rows, blocks = self._side_matcher(True), self._side_matcher(False)
-                self._side_rows = rows.mate.count(-1) < blocks.mate.count(-1)
+                short = max(0, (sum(blocks.p) - sum(rows.p)) // (2 * c.multipliers[SCORE]))
+                self._side_rows = rows.mate.count(-1) + _SHORT * short < blocks.mate.count(-1)
                 return rows if self._side_rows else blocks
             return self._side_matcher(self._side_rows)
         m = self._graph()
