@@ -671,3 +671,31 @@ def test_cobra_sos_over_the_field_is_each_players(event: Event, weights: list[Fr
         for x in ctx.players:
             notes: list[str] = []
             assert fn is not None and fn(ctx, x, notes) == expected[x] and notes
+
+
+@given(events(points=("hct", "magic", "chess")))
+@settings(max_examples=80, deadline=None)
+def test_hct_over_the_field_is_each_players(event: Event) -> None:
+    """T1, T2 and T3 (RULES.md 4.9) are computed for the whole field at once; player by player they are the
+    sums seed 000 describes over the records, and each explanation is written."""
+    ctx = Context.of(event)
+    floor = {"-3": -3, "-2": -2, "none": None}[ctx.settings.hct_floor]
+    record = {}
+    for x, rs in ctx.records.items():
+        won = sum(1 for r, c in zip(rs, ctx.classes[x])
+                  if c == "W" and (r.opponent is not None or r.kind.name == "PAB"))
+        lost = sum(1 for r, c in zip(rs, ctx.classes[x]) if c == "L" and r.opponent is not None)
+        record[x] = won - lost
+    t1 = {x: sum(record[r.opponent] if floor is None else max(record[r.opponent], floor)
+                 for r in rs if r.opponent is not None) for x, rs in ctx.records.items()}
+    t2 = {x: sum(t1[r.opponent] for r in rs if r.opponent is not None) for x, rs in ctx.records.items()}
+    t3 = {x: sum(r.round ** 2 for r, c in zip(rs, ctx.classes[x]) if c == "L" and r.opponent is not None)
+          for x, rs in ctx.records.items()}
+    assert ctx.hct_records == record
+    for name, expected in (("hct_t1", t1), ("hct_t2", t2), ("hct_t3", t3)):
+        assert ctx.values(name) == {x: F(v) for x, v in expected.items()}
+        fn = TIEBREAKS[name].value
+        for x in ctx.players:
+            notes: list[str] = []
+            assert fn is not None and fn(ctx, x, notes) == expected[x]
+            assert notes or not any(r.opponent for r in ctx.records[x])

@@ -654,15 +654,18 @@ class Context:
         return self._met_memo[x]
 
     @cached_property
-    def hct_records(self) -> dict[PlayerId, int]:
-        """Match wins minus losses (a PAB is a win; requested byes neither), RULES.md 4.9."""
-        out = {}
-        for x, rs in self.records.items():
-            wins = sum(1 for r, c in zip(rs, self.classes[x])
-                       if c == "W" and (r.opponent is not None or r.kind is RoundKind.PAB))
-            losses = sum(1 for r, c in zip(rs, self.classes[x]) if c == "L" and r.opponent is not None)
-            out[x] = wins - losses
+    def hct_record_array(self) -> np.ndarray:
+        """Match wins minus losses (a PAB is a win; requested byes neither), RULES.md 4.9, by row."""
+        t = self.table
+        met = t.opponent >= 0
+        wins = (t.cls == 2) & (met | (t.kind == _KIND_CODE[RoundKind.PAB]))
+        out: np.ndarray = wins.sum(axis=1) - ((t.cls == 0) & met).sum(axis=1)
         return out
+
+    @cached_property
+    def hct_records(self) -> dict[PlayerId, int]:
+        """:attr:`hct_record_array` by name."""
+        return dict(zip(self.records, self.hct_record_array.tolist()))
 
     def opponents_mean(self, values: Column, weights: np.ndarray | None = None) -> Column:
         """The mean of ``values`` over each player's opponents, one term per round with an opponent (games and
