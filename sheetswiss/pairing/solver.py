@@ -295,16 +295,17 @@ class Solver:
         self.widenings = 0
         self._clean_cache: dict[int, set[tuple[int, int]]] = {}
         self._side_rows: bool | None = None
+        """Under ``sides: single``, whether the solve starts from the rows of side biases +1 and -1 rather than
+        from the blocks (:meth:`_matcher`), once chosen."""
         self._block_cache: tuple[list[int], list[int], np.ndarray] | None = None
+        """Under ``sides: single``, :meth:`_blocks` once computed."""
         self._rings: list[tuple[list[tuple[int, int]], dict[int, int]]] = []
         """Under ``colours: alternate`` with ``slide``: each score group's ring start (:meth:`_colour_ring`), its
         pairs and its players' potentials."""
         self._floats: list[tuple[int, int]] = []
+        """Under ``colours: alternate`` with ``slide``: the float the start expects at each odd boundary."""
         self._extra: list[tuple[np.ndarray, np.ndarray]] = []
         """Pairs that tie a ring's pattern level with its own, of low draw (:meth:`_ring_draws`)."""
-        """Under ``colours: alternate`` with ``slide``: the float the start expects at each odd boundary."""
-        """Under ``sides: single``, whether the ideal pairs' start proved more than the side start
-        (:meth:`_matcher`)."""
         self._boundaries()
         self._candidates()
 
