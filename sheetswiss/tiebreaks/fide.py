@@ -105,7 +105,7 @@ def _contribution_sums(ctx: Context, lowest: int = 0, highest: int = 0, weighted
 
 def _explain_sum(ctx: Context, x: PlayerId, column: Column, notes: list[str], weighted: bool = False) -> None:
     """Each contribution of ``x`` (times the share scored when ``weighted``), then what the cut removed."""
-    cs = ctx.contributions[x]
+    cs = ctx.contributions_of(x)
     per = 2 if weighted else 1
     for c in cs:
         line = _explain_contribution(ctx, x, c)

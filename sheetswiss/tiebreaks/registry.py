@@ -580,16 +580,18 @@ class Context:
         vur = ~game & np.isin(t.kind, _VUR_CODES)
         return Contributions(value=np.where(present, value, 0), present=present, vur=vur & present, scored=t.cls)
 
+    def contributions_of(self, x: PlayerId) -> tuple[Contribution, ...]:
+        """``x``'s contributions (:attr:`contribution_table`) with their records, round by round: what an
+        explanation lists."""
+        c, row = self.contribution_table, self.row[x]
+        return tuple(Contribution(r, v, u, f) for r, v, p, u, f in zip(
+            self.records[x], c.value[row].tolist(), c.present[row].tolist(), c.vur[row].tolist(),
+            c.scored[row].tolist()) if p)
+
     @cached_property
     def contributions(self) -> dict[PlayerId, tuple[Contribution, ...]]:
-        """Each player's contributions (:attr:`contribution_table`) with their records, round by round: what
-        an explanation lists."""
-        c = self.contribution_table
-        out = {}
-        for x, rs, values, present, vur, scored in zip(self.records, self.records.values(), c.value.tolist(),
-                                                       c.present.tolist(), c.vur.tolist(), c.scored.tolist()):
-            out[x] = tuple(Contribution(r, v, u, f) for r, v, p, u, f in zip(rs, values, present, vur, scored) if p)
-        return out
+        """Every player's :meth:`contributions_of`."""
+        return {x: self.contributions_of(x) for x in self.records}
 
     def column(self, name: str) -> Column:
         """Every player's value of the per-player tiebreak ``name`` as a :class:`Column`, computed once: by its
