@@ -272,16 +272,17 @@ def _met_count(ctx: Context, x: PlayerId, members: set[PlayerId]) -> int:
     return sum(1 for y in ctx.head_to_head(x) if y in members and y != x)
 
 
-
-def _de_split(ctx: Context, group: Group) -> list[Group]:
-    """Split ``group`` by direct encounter under ``de_rule`` (RULES.md 4.6)."""
+def _de_split(ctx: Context, group: Group, values: dict[PlayerId, Fraction] | None = None) -> list[Group]:
+    """Split ``group`` by direct encounter under ``de_rule`` (RULES.md 4.6); ``values``: :func:`_de_values`
+    of ``group`` when known already."""
     rule = ctx.settings.de_rule
     out: list[Group] = []
     rest = group
     while len(rest) > 1:
         members = set(rest)
-        de = _de_values(ctx, rest)
-        all_met = all(_met_count(ctx, x, members) == len(rest) - 1 for x in rest)
+        de = values if values is not None and rest is group else _de_values(ctx, rest)
+        met = {x: _met_count(ctx, x, members) for x in rest}
+        all_met = all(met[x] == len(rest) - 1 for x in rest)
         if all_met and (rule in ("fide", "all_met")
                         or (rule == "separates" and len(set(de.values())) == len(rest))
                         or (rule == "pair" and len(rest) == 2)):
@@ -295,7 +296,7 @@ def _de_split(ctx: Context, group: Group) -> list[Group]:
             break
         # C.07 6.3: first place only to someone whom the missing games could not catch
         w = ctx.whole(ctx.scale.win)
-        bound = sorted(((de[y] + Fraction(w * (len(rest) - 1 - _met_count(ctx, y, members)), ctx.unit), y)
+        bound = sorted(((de[y] + Fraction(w * (len(rest) - 1 - met[y]), ctx.unit), y)
                         for y in rest), key=lambda t: t[0], reverse=True)
         sure = [x for x in rest if all(de[x] > b for b, y in bound[:2] if y != x)]
         if not sure:
@@ -317,7 +318,8 @@ def direct_encounter(ctx: Context, group: Group) -> tuple[list[Group], dict[Play
     (6.3); ``all_met``; ``separates`` (all met, all de different); ``pair`` (two players, decisive).
     Shown value: de in the group where the chain reached this tiebreak (0 when already untied).
     """
-    return _de_split(ctx, group), _de_values(ctx, group)
+    values = _de_values(ctx, group)
+    return _de_split(ctx, group, values), values
 
 
 def _count(rounds: np.ndarray) -> Column:
