@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import itertools
 import random
 import sys
 from collections.abc import Callable
@@ -775,8 +776,9 @@ def test_a_player_far_above_the_rest_leaves_the_others_to_numpy(monkeypatch: pyt
     """Players whose every pair breaks a colour hard limit (RULES.md 2.10) get potentials about that level above
     the rest of their group; from 8,000 players that level is beyond the check's two 64-bit halves (``_WIDE``),
     lowered here so that it is at 200. The check still lists exactly the failing pairs of the complete graph,
-    and only those players' own rows go pair by pair: the rest of each block stays in numpy, where taking the
-    potentials relative to the largest sent whole blocks pair by pair."""
+    and at most those players' own rows are priced exactly: each band of potentials is scanned in numpy about its
+    own median (:func:`solver._bands`), where taking the potentials relative to the largest sent whole blocks
+    pair by pair."""
     event = _careless_colours(200, 7, 6, "slide")
     state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
@@ -943,3 +945,22 @@ def test_colours_piled_in_whole_groups_start_from_their_slide(n: int, seed: int,
     allowed = costs.allowed_many(ends[:, 0], ends[:, 1]).tolist()
     assert all(pair in solver_.edges for pair, ok in zip(held, allowed) if ok)
     _check_round(event)
+
+
+@given(st.lists(st.integers(-(1 << 110), 1 << 110), max_size=40), st.integers(0, 1 << 100))
+def test_bands_split_potentials_into_narrow_runs(values: list[int], spread: int) -> None:
+    """The check's bands (:func:`solver._bands`): every index once, each band in index order and spanning less
+    than half of ``_WIDE``, the bands in order of value, and one band when the values are that close."""
+    for vals in (values, [v % (spread + 1) for v in values]):
+        bands = solver._bands(vals)
+        if not vals:
+            assert bands == [[]]
+            continue
+        assert sorted(i for band in bands for i in band) == list(range(len(vals)))
+        for band in bands:
+            assert band == sorted(band)
+            assert max(vals[i] for i in band) - min(vals[i] for i in band) < solver._WIDE // 2
+        for low, high in itertools.pairwise(bands):
+            assert max(vals[i] for i in low) < min(vals[i] for i in high)
+        if vals and max(vals) - min(vals) < solver._WIDE // 2:
+            assert len(bands) == 1
