@@ -134,12 +134,12 @@ def _games(ctx: Context) -> np.ndarray:
     win, draw, loss = t.cls == 2, t.cls == 1, t.cls == 0
     game = t.kind == _GAME
     out = np.stack([np.where(game, win, 2 * win), np.where(game, loss, 2 * loss), game & draw], axis=-1)
-    out = out.astype(np.int64)
-    typed = [(i, g) for i, g in enumerate(map(_GAMES, ctx.flat)) if g is not None]
-    if typed:
-        at, counts = zip(*typed)
-        out.reshape(-1, 3)[list(at)] = counts
-    return out
+    typed = np.array([g or _UNTYPED for g in map(_GAMES, ctx.flat)], dtype=np.int64).reshape(out.shape)
+    return np.where(typed[..., :1] >= 0, typed, out.astype(np.int64))
+
+
+_UNTYPED = (-1, -1, -1)
+"""A round without games typed, among the typed ones."""
 
 
 @column_tiebreak("gwp", "gw%", "game win percentage", title="GW%", kind=Kind.PERCENT, explain=_explain_game,

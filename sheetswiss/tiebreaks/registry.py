@@ -88,9 +88,10 @@ class Column:
         return Fraction(int(self.numerators[row]), self.denominator)
 
     def fractions(self) -> list[Fraction]:
-        """Every value, in row order."""
-        den = self.denominator
-        return [Fraction(v, den) for v in self.numerators.tolist()]
+        """Every value, in row order (each distinct value reduced once: many players share a value)."""
+        den, nums = self.denominator, self.numerators.tolist()
+        reduced = {v: Fraction(v, den) for v in set(nums)}
+        return list(map(reduced.__getitem__, nums))
 
 
 ColumnFn: TypeAlias = Callable[["Context"], Column]
@@ -302,7 +303,7 @@ class Contribution(NamedTuple):
 _KIND_CODE = {k: i for i, k in enumerate(RoundKind)}
 """Each round kind's code in :attr:`Table.kind`."""
 _OUTCOME = {"W": 2, "D": 1, "L": 0}
-_FIELDS = operator.attrgetter("points", "pairing_points", "kind", "outcome", "opponent", "side")
+_FIELDS = tuple(map(operator.attrgetter, ("points", "pairing_points", "kind", "outcome", "opponent", "side")))
 _VUR_CODES = np.array(sorted(_KIND_CODE[k] for k in _VUR), dtype=np.int8)
 
 
@@ -431,9 +432,9 @@ class Context:
     @cached_property
     def _fields(self) -> tuple[tuple[Any, ...], ...]:
         """The fields the :attr:`table` holds, each over :attr:`flat` in one tuple: points, pairing points,
-        kind, outcome, opponent and side. One pass reads them all (reading record by record is the cost)."""
-        columns = tuple(zip(*map(_FIELDS, self.flat)))
-        return columns or ((),) * 6
+        kind, outcome, opponent and side. A field at a time: reading all six into a tuple per record would
+        make one more object per record, which the cycle collector then walks over and over."""
+        return tuple(tuple(map(getter, self.flat)) for getter in _FIELDS)
 
     @cached_property
     def _distinct_points(self) -> dict[int, Fraction]:
