@@ -2,6 +2,9 @@
 
 Points are held in the context as whole numbers of ``1/unit`` of a point, so sums are integer sums;
 values come out as exact ``Fraction``s and are rounded only for display (:meth:`Tiebreak.text`).
+The context also reads the records once into arrays, one row per player and one column per round
+(:attr:`Context.table`); a tiebreak registered with :func:`column_tiebreak` is defined over them, for every
+player at once, as whole numbers over one denominator (:class:`Column`); the others player by player.
 A VUR (voluntary unplayed round, FIDE C.07 Art. 16.1) is a requested bye or a forfeit loss; a PAB
 (pairing-allocated bye) is the bye the pairing gives. The families register themselves from their own
 modules: :mod:`.fide`, :mod:`.magic`, :mod:`.hearthstone`, :mod:`.lot`, :mod:`.netrunner`,
