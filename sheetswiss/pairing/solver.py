@@ -286,10 +286,21 @@ def _bands(values: Sequence[int]) -> list[list[int]]:
     return [sorted(band) for band in bands]
 
 
+def _spread(bands: list[list[int]]) -> int:
+    """Indexes outside the largest of ``bands``."""
+    return sum(len(band) for band in bands) - max((len(band) for band in bands), default=0)
+
+
 def _product(rows: Sequence[int], cols: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     """Every pair of one of ``rows`` with one of ``cols``, row by row."""
     a, b = np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64)
     return np.repeat(a, len(b)), np.tile(b, len(a))
+
+
+def _exact_pairs(exact: Callable[[np.ndarray, np.ndarray], None], i: Sequence[int], j: Sequence[int]) -> None:
+    """Check the pairs ``(i[k], j[k])`` exactly, each as (smaller, larger)."""
+    a, b = np.array(i, dtype=np.int64), np.array(j, dtype=np.int64)
+    exact(np.minimum(a, b), np.maximum(a, b))
 
 
 class Solver:
@@ -1653,8 +1664,10 @@ class Solver:
         the other order too), ``term`` and ``centre`` speak of places, and a part may be both rows and columns.
 
         Potentials too large for the split are first taken relative to the median row and column (a common
-        offset changes nothing: only ``a[x] + b[y] - fixed`` counts), rows and columns whose potentials spread
-        wider than the split in bands (below). Inside a blossom whose z is large (under
+        offset changes nothing: only ``a[x] + b[y] - fixed`` counts), so that only the rows and columns more
+        than 2**(60 + SPLIT) from it go pair by pair: a player whose every pair breaks a colour hard limit
+        (RULES.md 2.10) has a potential that far above the rest of its group, and taken relative to the
+        largest it would send the whole block pair by pair. Inside a blossom whose z is large (under
         ``sides: single`` it can hold whole score groups), potentials exceed the fixed part by about that z, so
         the z of the blossoms holding every row and column (:meth:`Nesting.common`, a lower bound of each
         pair's Z) joins the fixed part, and only each pair's Z beyond it is taken off: the numbers stay in the
@@ -1662,18 +1675,19 @@ class Solver:
 
         With ``colours``, a pair's bound also holds its colour levels (:meth:`_check_group`).
 
-        Rows (or columns) whose potentials spread over half of ``_WIDE`` or more split in bands (:func:`_bands`),
-        and each band of rows is scanned against each band of columns, relative to its own median. A player whose
-        every pair breaks a colour hard limit (RULES.md 2.10) has a potential that far above the rest of its group,
-        a band of its own; a group short of one colour (:meth:`_colour_short`) holds two such bands, its players
-        limited to the short colour a hard level or two apart from the rest, and from about 8,000 players that
-        level is beyond the split. Taken relative to one median, every pair of the farther band went one by one:
-        5.8 million pairs per check, 3 to 4 CPU seconds each, in round 15 after a swisspair history."""
+        Where more than ``_HIGH`` rows and columns lie that far from the rest, the rows and the columns split in
+        bands of potentials (:func:`_bands`), and each band of rows is scanned against each band of columns,
+        relative to its own median: a group short of one colour (:meth:`_colour_short`) holds two such bands, its
+        players limited to the short colour a hard level or two apart from the rest, and in a large enough field
+        that level is beyond the split. Taken relative to one median, every pair of the farther band went one by
+        one (with a split of 40 bits, at 8,000 players in round 15 after a swisspair history: 5.8 million pairs
+        per check, 3 to 4 CPU seconds each). A few far players stay pair by pair, which costs less than a band
+        pair's scan."""
         c = self.c
         same = rows is cols or places is not None
         row_bands = _bands(a)
         col_bands = row_bands if b is a else _bands(b)
-        if len(row_bands) > 1 or len(col_bands) > 1:  # each band pair alone, with the places of the whole
+        if _spread(row_bands) + _spread(col_bands) > _HIGH:  # each band pair alone, with the places of the whole
             at_x = list(range(len(rows))) if places is None else list(places[0])
             at_y = list(range(len(cols))) if places is None else list(places[1])
             for band_x in row_bands:
@@ -1693,8 +1707,17 @@ class Solver:
         fixed += common  # every pair here has Z >= common: only Z - common is left to take off below
         place_x = range(len(rows)) if places is None else places[0]
         place_y = range(len(cols)) if places is None else places[1]
-        keep_x = list(range(len(rows)))  # one band: every |a[x]|, |b[y]| < _WIDE now
-        keep_y = list(range(len(cols)))
+        wide_rows = [x for x in range(len(rows)) if abs(a[x]) >= _WIDE]
+        wide_cols = [y for y in range(len(cols)) if abs(b[y]) >= _WIDE]
+        for x in wide_rows:  # with ``places``, rows and columns are different players: every pair
+            others = [y for y in range(len(cols)) if rows is not cols or y != x]
+            _exact_pairs(exact, [rows[x]] * len(others), [cols[y] for y in others])
+        skip = set(wide_rows)
+        for y in wide_cols:
+            picked = [x for x in range(len(rows)) if x not in skip and (rows is not cols or y != x)]
+            _exact_pairs(exact, [rows[x] for x in picked], [cols[y]] * len(picked))
+        keep_x = [x for x in range(len(rows)) if abs(a[x]) < _WIDE]
+        keep_y = [y for y in range(len(cols)) if abs(b[y]) < _WIDE]
         if not keep_x or not keep_y or fixed >= 2 * _WIDE:  # then a[x] + b[y] < fixed: all fine
             return
         ix, iy = np.array(keep_x, dtype=np.int64), np.array(keep_y, dtype=np.int64)
