@@ -7,6 +7,9 @@ denominator (:meth:`~sheetswiss.tiebreaks.Context.opponents_mean`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..history import RoundRecord
 from ..model import PlayerId
 from .registry import (
     Column,
@@ -16,17 +19,27 @@ from .registry import (
 )
 
 
-def _explain_sos(ctx: Context, x: PlayerId, column: Column, notes: list[str]) -> None:
-    per_round = ctx.cobra_points_per_round
+def _explain_terms(ctx: Context, x: PlayerId, notes: list[str], term: Callable[[RoundRecord], str]) -> None:
+    """One line for each of the player's opponents, ``term`` of that round, and its round weight where it is
+    not 1; a player without opponents gets 0."""
     opponents = [r for r in ctx.records[x] if r.opponent is not None]
     for r in opponents:
-        assert r.opponent is not None
-        o, w = r.opponent, ctx.settings.round_weight(r.round)
-        notes.append(f"  R{r.round} v {o}: {number_text(ctx.points(ctx.cobra_points[o]))} points / "
-                     f"{number_text(ctx.cobra_played[o])} rounds = {number_text(per_round.at(ctx.row[o]))}"
-                     + (f", weight {number_text(w)}" if w != 1 else ""))
+        w = ctx.settings.round_weight(r.round)
+        notes.append(f"  {term(r)}" + (f", weight {number_text(w)}" if w != 1 else ""))
     if not opponents:
         notes.append("  no opponents yet: 0")
+
+
+def _explain_sos(ctx: Context, x: PlayerId, column: Column, notes: list[str]) -> None:
+    per_round = ctx.cobra_points_per_round
+
+    def term(r: RoundRecord) -> str:
+        o = r.opponent
+        assert o is not None
+        return (f"R{r.round} v {o}: {number_text(ctx.points(ctx.cobra_points[o]))} points / "
+                f"{number_text(ctx.cobra_played[o])} rounds = {number_text(per_round.at(ctx.row[o]))}")
+
+    _explain_terms(ctx, x, notes, term)
 
 
 @column_tiebreak("cobra_sos", "strength of schedule", "netrunner sos", title="SoS", explain=_explain_sos,
@@ -48,14 +61,12 @@ def cobra_sos(ctx: Context) -> Column:
 
 def _explain_esos(ctx: Context, x: PlayerId, column: Column, notes: list[str]) -> None:
     sos = ctx.column("cobra_sos")
-    opponents = [r for r in ctx.records[x] if r.opponent is not None]
-    for r in opponents:
+
+    def term(r: RoundRecord) -> str:
         assert r.opponent is not None
-        w = ctx.settings.round_weight(r.round)
-        notes.append(f"  v {r.opponent}: SoS {number_text(sos.at(ctx.row[r.opponent]))}"
-                     + (f", weight {number_text(w)}" if w != 1 else ""))
-    if not opponents:
-        notes.append("  no opponents yet: 0")
+        return f"v {r.opponent}: SoS {number_text(sos.at(ctx.row[r.opponent]))}"
+
+    _explain_terms(ctx, x, notes, term)
 
 
 @column_tiebreak("cobra_esos", "extended sos", "extended strength of schedule", title="ESoS", explain=_explain_esos,
