@@ -17,7 +17,6 @@ by rating (highest first, unrated last), then by name.
 from __future__ import annotations
 
 import itertools
-import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,7 +29,7 @@ from .errors import UnknownName
 from .history import RoundKind, RoundRecord
 from .model import Event, PlayerId
 from .names import sort_key
-from .tiebreaks import TIEBREAKS, Context, Group, Tiebreak, event_chain, number_text
+from .tiebreaks import TIEBREAKS, Column, Context, Group, Tiebreak, event_chain, number_text, sortable
 
 __all__ = ["StandingRow", "Standings", "compute_standings", "explain", "making_cut", "standing_ranks", "top_cut"]
 
@@ -96,16 +95,8 @@ class _Ranking:
 
 def _descending(key: np.ndarray, lowest_first: bool) -> np.ndarray:
     """``key`` as ``int64`` whose ascending order ranks first what the tiebreak ranks first."""
-    if key.dtype == object:  # Python integers beyond 64 bits: their ranks sort the same
-        key = np.unique(key, return_inverse=True)[1].reshape(key.shape).astype(np.int64)
+    key = sortable(key)
     return key if lowest_first else -key
-
-
-def _whole(values: list[Fraction]) -> np.ndarray:
-    """Exact values as whole numbers over their common denominator, in the same order."""
-    den = math.lcm(*{v.denominator for v in values}) if values else 1
-    nums = [v.numerator * (den // v.denominator) for v in values]
-    return np.array(nums, dtype=object if any(abs(v) >= 2**62 for v in nums) else np.int64)
 
 
 def _rank(ctx: Context, names: tuple[str, ...], *, lazy: bool = False) -> _Ranking:
@@ -154,7 +145,7 @@ def _rank(ctx: Context, names: tuple[str, ...], *, lazy: bool = False) -> _Ranki
         if entry.column is not None or not lazy:
             key = ctx.column(entry.name).numerators[at]
         else:
-            key = _whole([ctx.value(entry.name, players[k]) for k in at.tolist()])
+            key = Column.of([ctx.value(entry.name, players[k]) for k in at.tolist()]).numerators
         key = _descending(key, entry.lowest_first)
         g = group[tied]
         moved = np.lexsort((key, g))  # stable: by group, then value, then the order so far

@@ -17,7 +17,7 @@ from sheetswiss.model import Event, Player
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 from sheetswiss.standings import compute_standings, standing_ranks
-from sheetswiss.tiebreaks import TIEBREAKS, Context, Kind, chain, cut, default_chain, find_tiebreak, split_by
+from sheetswiss.tiebreaks import TIEBREAKS, Context, Kind, chain, default_chain, find_tiebreak, split_by
 
 from .helpers import make_event
 
@@ -114,6 +114,29 @@ def test_rules_4_2_vur_cut(unplayed: str, bh: Fraction, cut1: Fraction) -> None:
     assert value(event, "buchholz_cut1", "Q") == cut1
 
 
+def cut(values: Sequence[int], lowest: int = 0, highest: int = 0, vur: Sequence[bool] = ()) -> list[int]:
+    """Positions a cut removes from one player's contributions, as RULES.md states it: the reference the Buchholz
+    family's cuts over the whole field (:func:`sheetswiss.tiebreaks.fide._cut_order`) are checked against. The
+    ``lowest`` least values, then the ``highest`` greatest.
+
+    RULES.md 4.3 and 4.2 (FIDE C.07 Art. 14 and 16.5): while the player has VURs (``vur``: one flag
+    per value, or none), a low cut removes the least VUR value instead; high cuts are unaffected.
+    Fewer values than cuts removes them all (the value is 0). Ties go to the earlier round.
+    """
+    if lowest == 1 and not highest and not any(vur):  # Cut-1, the usual case: the first least value
+        return [values.index(min(values))] if values else []
+    order = sorted(range(len(values)), key=values.__getitem__)  # stable: equal values keep round order
+    vurs = [i for i in order if vur[i]] if any(vur) else []  # the VURs, least value first
+    removed: list[int] = []
+    for _ in range(min(lowest, len(order))):
+        pick = vurs.pop(0) if vurs else order[0]
+        order.remove(pick)
+        removed.append(pick)
+    for _ in range(min(highest, len(order))):
+        removed.append(order.pop())
+    return removed
+
+
 def kept(values: list[int], lowest: int = 0, highest: int = 0) -> int:
     """The sum a cut leaves."""
     return sum(v for i, v in enumerate(values) if i not in cut(values, lowest, highest))
@@ -124,6 +147,11 @@ def test_cut_rules_4_3_example() -> None:
     assert (kept(halves), kept(halves, 1), kept(halves, 2), kept(halves, 1, 1)) == (13, 11, 6, 5)  # 6.5 5.5 3 2.5
     assert cut([4], lowest=1, highest=1) == [0]          # fewer contributions than cuts: value 0
     assert cut([], lowest=2) == []
+
+
+def test_cut_examples() -> None:
+    assert cut([3, 5, 1], lowest=1, highest=1) == [2, 1]  # Median-Buchholz of 3, 2.5, 1 (in halves)
+    assert cut([3, 4, 6, 7, 5], lowest=1, vur=[False, False, False, False, True]) == [4]  # RULES.md 4.2's Q
 
 
 def test_vur_cut_removes_lowest_vur_each_time() -> None:

@@ -78,7 +78,8 @@ float: floats are everywhere, so there are no boundary duals. Every field size g
   pairing are a fractional matching of blocks: a transport problem of a few dozen blocks
   (:mod:`.transport`), whose duals are exact at those levels (:meth:`Solver._block_start`). G' holds the
   floats that the blocks' optimal flow sends from block to block (:meth:`Solver._side_flows`). Of the two
-  starts the solve takes the one that leaves fewer players unmatched (each one costs a search).
+  starts the solve takes the one that leaves fewer players unmatched (each one costs a search), the rows
+  charged for each score unit by which their duals fall short of the blocks' (``_SHORT``).
 * **Certificate.** Potentials are about twice the score multiplier times a dual per (group, bias) block, and
   two blocks' duals differ by far more than 64 bits hold. The check goes block by block of (group, bias)
   (:meth:`Solver._check_side_group`, :meth:`Solver._check_side_across`): each block pair's fixed part holds
@@ -1060,11 +1061,10 @@ class Solver:
         if c.mode != "colours":
             return lifts
         level = c.multipliers[COLOUR_PREF] & ~1  # even: every potential keeps its parity (:mod:`.blossom`)
-        for mem in c.members:
-            due = [c.due[v] for v in mem]
-            for colour in (1, 2):
-                if 2 * due.count(colour) > len(mem):
-                    lifts.update({v: level if c.due[v] == colour else -level for v in mem})
+        for g, mem in enumerate(c.members):
+            colour = self._colour_major(g)
+            if colour:
+                lifts.update({v: level if c.due[v] == colour else -level for v in mem})
         return lifts
 
     def _matcher(self) -> Matcher:

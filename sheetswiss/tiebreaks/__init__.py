@@ -25,33 +25,35 @@ from . import fide, magic, hearthstone, lot, netrunner, scores  # registered in 
 # isort: on
 from .registry import (
     TIEBREAKS,
+    Column,
     Context,
     Group,
     Kind,
     Notes,
     Tiebreak,
     chain,
-    cut,
     default_chain,
     event_chain,
     find_tiebreak,
     number_text,
+    sortable,
     split_by,
 )
 
 __all__ = [
     "TIEBREAKS",
+    "Column",
     "Context",
     "Group",
     "Kind",
     "Notes",
     "Tiebreak",
     "chain",
-    "cut",
     "default_chain",
     "event_chain",
     "find_tiebreak",
     "number_text",
+    "sortable",
     "split_by",
 ]
 

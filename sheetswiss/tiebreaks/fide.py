@@ -23,6 +23,7 @@ from .registry import (
     column_tiebreak,
     group_tiebreak,
     number_text,
+    sortable,
     split_by,
 )
 
@@ -52,25 +53,17 @@ def _explain_contribution(ctx: Context, x: PlayerId, c: Contribution) -> str:
     return f"  {head}: {value} ({how}){' [VUR]' if c.vur and ctx.rule != 'points' else ''}"
 
 
-def _dense(values: np.ndarray) -> np.ndarray:
-    """``values`` as ``int64`` ranks in the same order (equal values, equal ranks): Python integers too wide for
-    64 bits sort as their ranks."""
-    if values.dtype != object:
-        return values
-    return np.unique(values.ravel(), return_inverse=True)[1].reshape(values.shape).astype(np.int64)
-
-
 def _cut_order(values: np.ndarray, present: np.ndarray, vur: np.ndarray | None, lowest: int,
                highest: int) -> np.ndarray:
     """Which contributions a cut removes, row by row: 0 where kept, else the removal's number (1 first).
 
-    :func:`~sheetswiss.tiebreaks.registry.cut` over every player at once (RULES.md 4.3 and 4.2, FIDE C.07
-    Art. 14 and 16.5): the ``lowest`` least values go first, the VURs (``vur``, when the rule cuts them
+    A cut over every player at once (RULES.md 4.3 and 4.2, FIDE C.07 Art. 14 and 16.5): the ``lowest`` least
+    values go first, the VURs (``vur``, when the rule cuts them
     first) before the others, the earlier round first among equals; then the ``highest`` greatest of the
     rest, the later round first among equals. Fewer values than cuts removes them all.
     """
     rows, rounds = values.shape
-    ranks = _dense(values)
+    ranks = sortable(values)
     position = np.broadcast_to(np.arange(rounds), (rows, rounds))
     not_vur = ~vur if vur is not None else np.zeros((rows, rounds), dtype=bool)
     out = np.zeros((rows, rounds), dtype=np.int64)

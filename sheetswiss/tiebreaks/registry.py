@@ -86,6 +86,13 @@ class Column:
     detail: np.ndarray | None = None
     """What a tiebreak keeps for its explanations, one row per player (the Buchholz cuts: which rounds went)."""
 
+    @classmethod
+    def of(cls, values: Sequence[Fraction]) -> Column:
+        """``values`` (in row order) as whole numbers over their least common denominator."""
+        den = math.lcm(*{v.denominator for v in values}) if values else 1
+        nums = [v.numerator * (den // v.denominator) for v in values]
+        return cls(np.array(nums, dtype=object if _too_wide(nums) else np.int64), den)
+
     def at(self, row: int) -> Fraction:
         """The value of the player on ``row``."""
         return Fraction(int(self.numerators[row]), self.denominator)
@@ -257,32 +264,6 @@ def event_chain(event: Event) -> tuple[str, ...]:
             and any(g.scores is not None for g in event.games)):
         return (*names[:-1], "goal_average", names[-1])
     return names
-
-
-def cut(values: Sequence[int], lowest: int = 0, highest: int = 0, vur: Sequence[bool] = ()) -> list[int]:
-    """Positions a cut removes: the ``lowest`` least values, then the ``highest`` greatest.
-
-    RULES.md 4.3 and 4.2 (FIDE C.07 Art. 14 and 16.5): while the player has VURs (``vur``: one flag
-    per value, or none), a low cut removes the least VUR value instead; high cuts are unaffected.
-    Fewer values than cuts removes them all (the value is 0). Ties go to the earlier round.
-
-    >>> cut([3, 5, 1], lowest=1, highest=1)              # Median-Buchholz of 3, 2.5, 1 (in halves)
-    [2, 1]
-    >>> cut([3, 4, 6, 7, 5], lowest=1, vur=[False, False, False, False, True])  # RULES.md 4.2's Q
-    [4]
-    """
-    if lowest == 1 and not highest and not any(vur):  # Cut-1, the usual case: the first least value
-        return [values.index(min(values))] if values else []
-    order = sorted(range(len(values)), key=values.__getitem__)  # stable: equal values keep round order
-    vurs = [i for i in order if vur[i]] if any(vur) else []  # the VURs, least value first
-    removed: list[int] = []
-    for _ in range(min(lowest, len(order))):
-        pick = vurs.pop(0) if vurs else order[0]
-        order.remove(pick)
-        removed.append(pick)
-    for _ in range(min(highest, len(order))):
-        removed.append(order.pop())
-    return removed
 
 
 _VUR = frozenset({RoundKind.FORFEIT_LOSS, *(k for k in RoundKind if k.is_requested_bye)})
@@ -733,6 +714,14 @@ class Context:
         names = sorted(self.records)
         random.Random(f"{self.settings.seed}:standings:0").shuffle(names)
         return {x: i for i, x in enumerate(names, start=1)}
+
+
+def sortable(values: np.ndarray) -> np.ndarray:
+    """``values`` as ``int64`` that sort the same: as they are, or, when they are Python integers too wide for 64
+    bits, as their ranks (equal values, equal ranks)."""
+    if values.dtype != object:
+        return values
+    return np.unique(values.ravel(), return_inverse=True)[1].reshape(values.shape).astype(np.int64)
 
 
 def _too_wide(numbers: Iterable[int]) -> bool:
