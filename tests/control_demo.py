@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-import time
 from collections.abc import Callable
 
 from sheetswiss import api
@@ -34,27 +33,28 @@ def main(pace: float = 5.0, say: Callable[[str], None] = print, timeout: float =
         say(api.new(backend, seed=7).text())
         fake.type(KEY, "Players", {f"A{r}": name for r, name in enumerate(PLAYERS, start=2)})
         say(f"(the GM lists {len(PLAYERS)} players in Players)")
-        stop = threading.Event()
+        looked, answered, stop = threading.Event(), threading.Event(), threading.Event()
 
-        def sleep(seconds: float) -> None:
+        def sleep(seconds: float) -> None:  # watch sleeps after each look
+            looked.set()
             if stop.wait(pace):
                 raise KeyboardInterrupt  # what Ctrl-C does in a terminal
 
+        def watch_says(line: str) -> None:  # watch says how a request went once its status is written
+            say(line)
+            if " Control: " in line:
+                answered.set()
+
         say(f"$ sheetswiss watch gsheet:{KEY}")
-        watcher = threading.Thread(target=api.watch, args=(backend,), kwargs={"echo": say, "sleep": sleep})
-        reads = len([r for r in fake.requests() if r.endswith("values:batchGet")])
+        watcher = threading.Thread(target=api.watch, args=(backend,), kwargs={"echo": watch_says, "sleep": sleep})
         watcher.start()
-        while len([r for r in fake.requests() if r.endswith("values:batchGet")]) == reads:  # its first look
-            time.sleep(0.05)
+        looked.wait(timeout)  # its first look
         rows = {str(row[0]): r for r, row in enumerate(fake.sheet(KEY, CONTROL).values(), start=1) if row}
         asked = f"{dt.datetime.now():%Y-%m-%d %H:%M:%S}"
         say("(in the browser: Command pair, Run ticked, Requested by gm@example.org)")
         fake.type(KEY, CONTROL, {f"B{rows['Command']}": "pair", f"B{rows['Run']}": True,
                                  f"B{rows['Requested by']}": "gm@example.org", f"B{rows['Requested at']}": asked})
-        status_row = rows["Status"] - 1
-        ends = time.monotonic() + timeout
-        while fake.sheet(KEY, CONTROL).value(status_row, 1) not in ("done", "refused") and time.monotonic() < ends:
-            time.sleep(0.05)
+        answered.wait(timeout)
         stop.set()
         watcher.join()
         tab = fake.sheet(KEY, CONTROL)

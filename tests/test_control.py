@@ -9,10 +9,13 @@ import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import openpyxl
 import pytest
+import requests
 from click.testing import CliRunner
+from requests import PreparedRequest
 
 from sheetswiss import api
 from sheetswiss.backends.base import Book, Value, column_letter
@@ -445,25 +448,49 @@ def test_register_from_the_control_tab_never_reads_a_file(tmp_path: Path) -> Non
                                         "--from FILE.csv in a terminal")
 
 
-def test_ctrl_c_while_a_request_runs_stops_cleanly_and_says_so(fake: FakeSheets) -> None:
-    import _thread
+class CtrlCAtTheWrite(RewritingSession):
+    """A session on which Ctrl-C is pressed while the command's own write is on its way: the second write
+    (the first takes the request). With ``went_in`` the write is sent, applied and answered, and Ctrl-C comes
+    before the answer is read; without, it comes before the write is sent.
 
-    backend = started(fake)
-    type_request(fake, backend, command="pair", run=True)
+    Python turns Ctrl-C into KeyboardInterrupt in the main thread; raising it here puts it at that point
+    whatever the machine's load, and also when the tests run with Ctrl-C ignored (a job started in the
+    background by a script), where a signal would never arrive."""
 
-    def press_ctrl_c_during_pairs_write() -> None:
-        _thread.interrupt_main()  # as Ctrl-C in the terminal, while pair's write is on its way
+    def __init__(self, endpoint: str, *, went_in: bool) -> None:
+        super().__init__(endpoint)
+        self.went_in = went_in
+        self.writes = 0
 
-    def on_take() -> None:
-        fake.before_batch_update = press_ctrl_c_during_pairs_write
+    def send(self, request: PreparedRequest, **kwargs: Any) -> requests.Response:
+        if request.method == "POST" and urlsplit(request.url or "").path.endswith(":batchUpdate"):
+            self.writes += 1
+            if self.writes == 2:
+                if self.went_in:
+                    super().send(request, **kwargs)
+                raise KeyboardInterrupt
+        return super().send(request, **kwargs)
 
-    fake.before_batch_update = on_take
+
+@pytest.mark.parametrize("went_in", [True, False], ids=["after-the-write-went-in", "before-the-write-was-sent"])
+def test_ctrl_c_while_a_request_runs_stops_cleanly_and_says_so(fake: FakeSheets, went_in: bool) -> None:
+    type_request(fake, started(fake), command="pair", run=True)
+    session = CtrlCAtTheWrite(fake.url, went_in=went_in)
     lines: list[str] = []
-    api.watch(backend, echo=lines.append, now=clock(), sleep=steps(lambda: None))
-    assert lines[-1] == "Stopped."
-    status = control(sheet(fake).read())
-    assert status["Status"] == "refused"
-    assert str(status["Output"]).startswith("watch was stopped (Ctrl-C) while this ran; the Log tab's last row says")
+    api.watch(GoogleSheetsBackend(KEY, session=session, sleep=lambda s: None), echo=lines.append, now=clock(),
+              sleep=steps(lambda: None))
+    # the take, pair's write (Ctrl-C), the status; after a write that went in, the status is refused by the
+    # revision guard (this watch had not read its answer) and written again once the sheet is read afresh
+    assert session.writes == (4 if went_in else 3)
+    assert lines[-1] == "Stopped." and not any(" Control: pair" in line for line in lines)
+    book = sheet(fake).read()
+    status = control(book)
+    assert status["Status"] == "refused" and status["Run"] is False
+    assert status["Output"] == ("watch was stopped (Ctrl-C) while this ran; the Log tab's last row says whether it "
+                                "wrote anything; ask again if not")
+    assert parse_event(book).paired_rounds == (1 if went_in else 0)  # the sheet is whole: pair's write or none
+    assert book.rows("Log")[-1][1] == ("pair" if went_in else "new --format swiss")  # as the Output says
+    assert [s.title for s in fake.books[KEY].sheets].count(GUARD_TAB) == 1
 
 
 def test_copy_to_a_sheet_keeps_the_control_tab_drop_down_and_checkboxes(fake: FakeSheets, tmp_path: Path) -> None:
