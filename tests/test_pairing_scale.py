@@ -608,15 +608,13 @@ def test_sides_single_with_wide_biases_is_exact(n: int, rounds: int, seed: int) 
 
 
 @pytest.mark.usefixtures("sparse_only")
-@pytest.mark.parametrize("rows", [True, False])
 @pytest.mark.parametrize("n,rounds,seed,history", [
     (40, 7, 71, "lopsided"), (31, 6, 72, "lopsided"), (44, 9, 76, "engine"), (27, 12, 77, "engine"),
     (60, 8, 78, "swiss"), (45, 10, 79, "swiss"), pytest.param(160, 9, 80, "swiss", marks=pytest.mark.slow)])
-def test_sides_single_from_either_start_is_exact(rows: bool, n: int, rounds: int, seed: int, history: str) -> None:
-    """Under ``sides: single`` the solve starts from the rows of side biases +1 and -1 or from the blocks of
-    (group, bias) (:meth:`Solver._block_start`): from either one, after a lopsided history, a plain Swiss's with
-    sides by a coin, or the engine's own, the pairing costs networkx's minimum on the complete graph and is
-    proven."""
+def test_sides_single_after_any_history_is_exact(n: int, rounds: int, seed: int, history: str) -> None:
+    """Under ``sides: single`` the solve starts from the blocks of (group, bias) and their roles
+    (:meth:`Solver._block_start`): after a lopsided history, a plain Swiss's with sides by a coin, or the engine's
+    own, the pairing costs networkx's minimum on the complete graph and is proven."""
     if history == "lopsided":
         event = _lopsided_sides(n, rounds, seed)
     elif history == "swiss":
@@ -629,9 +627,7 @@ def test_sides_single_from_either_start_is_exact(rows: bool, n: int, rounds: int
     state = round_state(event, event.paired_rounds + 1)
     pool = state.bye_eligible or frozenset(state.order)
     costs = Costs(event, state, pool, False)
-    engine = Solver(costs)
-    engine._side_rows = rows
-    solved = engine.solve()
+    solved = Solver(costs).solve()
     assert solved is not None
     mate, proof = solved
     assert proof.proven and proof.gap == 0
@@ -639,13 +635,61 @@ def test_sides_single_from_either_start_is_exact(rows: bool, n: int, rounds: int
     assert sum(costs.encode(i, j) for i, j in pairs) == _reference_cost(event, pool, False)
 
 
-@given(st.lists(st.integers(1, 6), min_size=1, max_size=7), st.randoms(use_true_random=False))
+def _cover_cost(counts: list[int], costs: np.ndarray, role: Callable[[int, int], tuple[int, int]] | None = None,
+                spread: list[list[tuple[int, int]]] | None = None) -> int:
+    """The cheapest transport of the blocks' double cover by networkx: at ``costs``, or (``role``, ``spread``)
+    at ``big * costs`` plus each player's role cost on both sides, ``spread[A]`` each player's (up, down) costs
+    and ``role(A, B)`` the roles (0 up, 1 down, 2 stay) of a player of A and one of B in their pair."""
+    k = len(counts)
+    big = 10**6
+    graph = nx.DiGraph()
+    for a in range(k):
+        graph.add_node(("s", a), demand=-counts[a])
+        graph.add_node(("t", a), demand=counts[a])
+        for i, costs_of in enumerate(spread[a] if spread else []):
+            graph.add_node(("p", a, i), demand=0)
+            graph.add_node(("q", a, i), demand=0)
+            graph.add_edge(("s", a), ("p", a, i), capacity=1, weight=0)
+            graph.add_edge(("q", a, i), ("t", a), capacity=1, weight=0)
+            for r, cost in enumerate([*costs_of, 0]):
+                graph.add_node(("pr", a, i, r), demand=0)
+                graph.add_node(("qr", a, i, r), demand=0)
+                graph.add_edge(("p", a, i), ("pr", a, i, r), weight=cost)
+                graph.add_edge(("qr", a, i, r), ("q", a, i), weight=cost)
+    for a in range(k):
+        for b in range(k):
+            if costs[a, b] < 0 or (a == b and counts[a] < 2):
+                continue
+            if role is None or spread is None:
+                graph.add_edge(("s", a), ("t", b), weight=int(costs[a, b]))
+                continue
+            ra, rb = role(a, b)
+            graph.add_node(("x", a, b, ra), demand=0)
+            graph.add_node(("y", a, b, rb), demand=0)
+            graph.add_edge(("x", a, b, ra), ("y", a, b, rb), weight=big * int(costs[a, b]))
+            for i in range(counts[a]):
+                graph.add_edge(("pr", a, i, ra), ("x", a, b, ra), weight=0)
+            for j in range(counts[b]):
+                graph.add_edge(("y", a, b, rb), ("qr", b, j, rb), weight=0)
+    return int(nx.min_cost_flow_cost(graph))
+
+
+@given(st.lists(st.tuples(st.integers(1, 5), st.integers(0, 3)), min_size=1, max_size=6),
+       st.randoms(use_true_random=False))
 @settings(max_examples=60, deadline=None)
-def test_block_duals_are_feasible_and_optimal(counts: list[int], rng: random.Random) -> None:
-    """:func:`.transport.block_duals` on random blocks (some pairs of blocks barred): every two blocks that may
-    meet keep ``s_A + s_B <= 2 C_AB``, the duals' total is the double cover's cheapest transport (strong
-    duality, so the duals are optimal), and the whole pairs it reports fit in the blocks; where no fractional
-    pairing exists, it says so."""
+def test_block_duals_are_feasible_and_optimal(blocks: list[tuple[int, int]], rng: random.Random) -> None:
+    """:func:`.transport.block_duals` on random blocks (players and score group; some pairs of blocks barred), each
+    player with a float balance and a place, up cost ``8 * balance + place`` and down cost ``8 * (3 - balance)``
+    (one falls as the other rises, as RULES.md 2.5's float balance prices them):
+
+    * every two blocks that may meet keep ``s_A + s_B <= 2 C_AB``, and the duals' total is the double cover's
+      cheapest transport (strong duality, so the duals are optimal); where no fractional pairing exists, it says
+      so; the whole pairs it reports fit in the blocks;
+    * with ``big * C`` and the roles' costs below it, every two players whose blocks may meet keep their dual
+      constraint, and the duals add up to the cheapest transport where each player takes the cheaper of its roles
+      in each pair (networkx's min-cost flow over every player): optimal down to who floats."""
+    counts = [n for n, _ in blocks]
+    rank: list[int | None] = [g for _, g in blocks]
     k = len(counts)
     costs = np.full((k, k), -1, dtype=np.int64)
     for a in range(k):
@@ -655,25 +699,48 @@ def test_block_duals_are_feasible_and_optimal(counts: list[int], rng: random.Ran
     if sum(counts) % 2:
         counts[0] += 1
     costs[0, 0] = max(costs[0, 0], 0)
-    graph = nx.DiGraph()
+    spread = []
     for a in range(k):
-        graph.add_node(a, demand=-counts[a])
-        graph.add_node(k + a, demand=counts[a])
-        for b in range(k):
-            if costs[a, b] >= 0 and (a != b or counts[a] > 1):
-                graph.add_edge(a, k + b, weight=int(costs[a, b]))
+        balance = [rng.randrange(4) for _ in range(counts[a])]
+        places = rng.sample(range(8), counts[a])
+        spread.append([(8 * b + p, 8 * (3 - b)) for b, p in zip(balance, places)])
+    up = [[u for u, _ in players] for players in spread]
+    down = [[d for _, d in players] for players in spread]
     try:
-        best = nx.min_cost_flow_cost(graph)
+        best = _cover_cost(counts, costs)
     except nx.NetworkXUnfeasible:
         with pytest.raises(nx.NetworkXUnfeasible):
-            block_duals(counts, costs)
+            block_duals(counts, costs, rank, up, down)
         return
-    duals, pairs = block_duals(counts, costs)
-    for a, b in graph.edges:
-        assert duals[a] + duals[b - k] <= 2 * costs[a, b - k]
-    assert sum(c * d for c, d in zip(counts, duals)) == best
+    duals = block_duals(counts, costs, rank, up, down)
+    for a in range(k):
+        for b in range(k):
+            if costs[a, b] >= 0 and (a != b or counts[a] > 1):
+                assert duals.s[a] + duals.s[b] <= 2 * costs[a, b]
+    assert sum(c * d for c, d in zip(counts, duals.s)) == best
+    pairs = duals.pairs
     assert (pairs == pairs.T).all()
     assert all(pairs[a].sum() + pairs[a, a] <= counts[a] for a in range(k))
+
+    def role(a: int, b: int) -> tuple[int, int]:
+        ra, rb = rank[a], rank[b]
+        if ra is None or rb is None or ra == rb:
+            return 2, 2
+        return (1, 0) if ra < rb else (0, 1)
+
+    big = 10**6
+    potential = [[big * duals.s[a] + duals.potential(a, u, d) for u, d in spread[a]] for a in range(k)]
+    for a in range(k):
+        for b in range(k):
+            if costs[a, b] < 0 or (a == b and counts[a] < 2):
+                continue
+            ra, rb = role(a, b)
+            for i, x in enumerate(spread[a]):
+                for j, y in enumerate(spread[b]):
+                    if (a, i) != (b, j):
+                        cost = big * int(costs[a, b]) + [*x, 0][ra] + [*y, 0][rb]
+                        assert potential[a][i] + potential[b][j] <= 2 * cost
+    assert sum(map(sum, potential)) == _cover_cost(counts, costs, role, spread)
 
 
 @pytest.mark.usefixtures("sparse_only")

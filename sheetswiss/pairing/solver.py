@@ -63,23 +63,19 @@ tie with them at the pattern level, each player's partners of lowest draw.
 Under ``sides: single`` the side cost sits at the score level, and pairs of equal bias cost more than a
 float: floats are everywhere, so there are no boundary duals. Every field size goes through the sparse engine:
 
-* **Start.** Between the players of bias +1 and those of bias -1, each row ordered group by group (inside a
-  group the likeliest to float up first: lowest float balance, then place; :meth:`Solver._side_row`), the
-  score, float height, balance and position of a pair are Monge in the two ranks, so the order-preserving
-  matching of the rows is the cheapest at those levels and has closed-form duals (:meth:`Solver._row_start`);
-  the Hungarian method's reductions add the pattern and the draw, and the tight pairs start matched. The
-  searches then start from the free players in an order spread over the field (a multiplicative hash of the
-  ranking position, :attr:`Matcher.order`), not top down: a search from the top of a chain of floats walks
-  it to the bottom, while spread-out searches meet free players nearer by (about a third less work at 2,000
-  players).
-* **Or a start by blocks.** Where a history piled one side bias at the top of the field and the other at the
-  bottom, same-bias pairs and biases of 3 and more decide the score level, which the rows leave out. A pair's
-  score, side and float height depend only on its two (group, bias) blocks, so those levels of the cheapest
-  pairing are a fractional matching of blocks: a transport problem of a few dozen blocks
-  (:mod:`.transport`), whose duals are exact at those levels (:meth:`Solver._block_start`). G' holds the
-  floats that the blocks' optimal flow sends from block to block (:meth:`Solver._side_flows`). Of the two
-  starts the solve takes the one that leaves fewer players unmatched (each one costs a search), the rows
-  charged for each score unit by which their duals fall short of the blocks' (``_SHORT``).
+* **Start.** A pair's score, side and float height depend only on its two (group, bias) blocks, so those levels
+  of the cheapest pairing are a fractional matching of blocks: a transport problem of a few dozen blocks
+  (:mod:`.transport`), whose duals are exact at those levels. Float balance and who floats, the next levels, are
+  each player's own cost of its role (floating up, floating down or staying in its group): among the blocks'
+  flows cheapest above, a second transport over the roles finds the cheapest, and its duals give each player
+  its own (:meth:`Solver._blocks`, :meth:`Solver._block_start`). The Hungarian method's reductions add the
+  pattern and the draw, and the tight pairs start matched. The searches then start from the free players in an
+  order spread over the field (a multiplicative hash of the ranking position, :attr:`Matcher.order`), not top
+  down: a search from the top of a chain of floats walks it to the bottom, while spread-out searches meet free
+  players nearer by.
+* **Candidate graph.** G' holds the floats that the flow sends from block to block (:meth:`Solver._side_flows`)
+  and, in each group, its stayers paired by the slide's ring as under ``colours: alternate``
+  (:meth:`Solver._side_ring`).
 * **Certificate.** Potentials are about twice the score multiplier times a dual per (group, bias) block, and
   two blocks' duals differ by far more than 64 bits hold. The check goes block by block of (group, bias)
   (:meth:`Solver._check_side_group`, :meth:`Solver._check_side_across`): each block pair's fixed part holds
@@ -146,11 +142,6 @@ _TIGHT_SPAN = 96
 """Places along a ring within which G' looks for pairs that tie the ring's pattern level (:meth:`_ring_draws`)."""
 _LOWEST = 4
 """Of those, G' takes each player's this many of lowest draw."""
-_SHORT = 10
-"""Under ``sides: single``, what each score unit by which the start's duals fall short of the blocks' costs, in
-players left free by the start (:meth:`_matcher`): such a shortfall is made up by searches across the whole
-field, each about as costly as ten searches from a free player (measured at 2,000 players)."""
-
 
 def _positive(high: np.ndarray, low: np.ndarray) -> np.ndarray:
     """Whether ``high * 2**SPLIT + low`` is positive, for |high| < 2**63 and |low| < 2**61."""
@@ -316,10 +307,7 @@ class Solver:
         """Boundaries k whose prefix S_k holds an odd number of nodes."""
         self.widenings = 0
         self._clean_cache: dict[int, set[tuple[int, int]]] = {}
-        self._side_rows: bool | None = None
-        """Under ``sides: single``, whether the solve starts from the rows of side biases +1 and -1 rather than
-        from the blocks (:meth:`_matcher`), once chosen."""
-        self._block_cache: tuple[list[int], list[int], np.ndarray] | None = None
+        self._block_cache: tuple[list[int], list[int], np.ndarray, list[int]] | None = None
         """Under ``sides: single``, :meth:`_blocks` once computed."""
         self._rings: list[tuple[list[tuple[int, int]], dict[int, int]]] = []
         """Under ``colours: alternate`` with ``slide``: each score group's ring start (:meth:`_colour_ring`), its
@@ -543,17 +531,14 @@ class Solver:
         away = {v for pair in self._floats for v in pair}
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
-        near = np.arange(-_WINDOW, _WINDOW + 1, dtype=np.int64)
         for g, mem in enumerate(c.members):
             ring = self._colour_ring(g, [v for v in mem if v not in away])
             if ring is None:
                 continue
             self._rings.append(ring)
-            pairs = np.array(ring[0], dtype=np.int64).reshape(-1, 2)
-            rank = np.arange(len(pairs), dtype=np.int64)[:, None] + near[None, :]
-            rank %= max(1, len(pairs))
-            rows.append(np.broadcast_to(pairs[:, :1], rank.shape).reshape(-1))
-            cols.append(pairs[rank.reshape(-1), 1])
+            one, two = self._ring_edges(ring[0])
+            rows.append(one)
+            cols.append(two)
         surplus = sum(1 for pairs, _ in self._rings for u, v in pairs if c.due[u] == c.due[v])
         if surplus * _SURPLUS > sum(len(pairs) for pairs, _ in self._rings):
             self._rings = []  # the start goes by the ideal pairs; G' keeps the rings' pairs
@@ -647,16 +632,8 @@ class Solver:
         if count > need:
             lift = c.multipliers[COLOUR_PREF] & ~1
             soft = white & black
-            for _ in range(count - need):
-                flow = self._ring_flow(length, anti[source], pos[~source])
-                over = flow - np.sort(flow)[(length - 1) // 2]
-                one = np.concatenate([np.where(over >= 1, -1, 1)[::-1].cumsum()[::-1], [0]])
-                two = np.concatenate([np.where(over >= 2, -2, np.where(over == 1, 0, 2))[::-1].cumsum()[::-1], [0]])
-                pick = np.nonzero(source & soft)[0]
-                if not len(pick):
-                    return None
-                lo, hi = np.minimum(anti[pick], pos[pick]), np.maximum(anti[pick], pos[pick])
-                source[pick[int(np.argmin(one[lo] - one[hi] + two[hi]))]] = False
+            if not self._ring_turn(length, anti, pos, source, soft, count - need):
+                return None
         ring = self._ring_phi(length, anti[source], pos[~source])
         if ring is None:
             return None
@@ -675,11 +652,7 @@ class Solver:
                     break
                 source = trial
                 phi, start, cost = again
-        unrolled = (np.arange(length) - start) % length
-        src = np.nonzero(source)[0]
-        snk = np.nonzero(~source)[0]
-        src = src[np.argsort(unrolled[anti[src]], kind="stable")]
-        snk = snk[np.argsort(unrolled[pos[snk]], kind="stable")]
+        unrolled, src, snk = self._ring_pairs(length, start, anti, pos, source)
         sink_only = (side != 0) & (side != major)
         both = src[~sink_only[src]]
         shift = int(np.min((-(phi[anti[both]] + phi[pos[both]])) // 2)) if len(both) else 0
@@ -723,6 +696,44 @@ class Solver:
             self._extra.append((src[xs[keep]], snk[ys[keep]]))
 
     @staticmethod
+    def _ring_turn(length: int, anti: np.ndarray, pos: np.ndarray, source: np.ndarray, movable: np.ndarray,
+                   count: int) -> bool:
+        """Turn ``count`` of a ring's sources (``source``, changed in place) that are ``movable`` into sinks, one at a
+        time, each the one that shortens the transport the most (:meth:`_colour_ring`): ``False`` when too few
+        are movable."""
+        for _ in range(count):
+            flow = Solver._ring_flow(length, anti[source], pos[~source])
+            over = flow - np.sort(flow)[(length - 1) // 2]
+            one = np.concatenate([np.where(over >= 1, -1, 1)[::-1].cumsum()[::-1], [0]])
+            two = np.concatenate([np.where(over >= 2, -2, np.where(over == 1, 0, 2))[::-1].cumsum()[::-1], [0]])
+            pick = np.nonzero(source & movable)[0]
+            if not len(pick):
+                return False
+            lo, hi = np.minimum(anti[pick], pos[pick]), np.maximum(anti[pick], pos[pick])
+            source[pick[int(np.argmin(one[lo] - one[hi] + two[hi]))]] = False
+        return True
+
+    @staticmethod
+    def _ring_pairs(length: int, start: int, anti: np.ndarray, pos: np.ndarray, source: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A ring's positions counted from its line's ``start`` (:meth:`_ring_phi`), and its sources and sinks
+        (indices) in the order of their antipodes and places along it: the i-th source meets the i-th sink."""
+        unrolled = (np.arange(length) - start) % length
+        src = np.nonzero(source)[0]
+        snk = np.nonzero(~source)[0]
+        return (unrolled, src[np.argsort(unrolled[anti[src]], kind="stable")],
+                snk[np.argsort(unrolled[pos[snk]], kind="stable")])
+
+    @staticmethod
+    def _ring_edges(pairs: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        """G''s pairs of a ring: for the k-th pair's first player, the second players of pairs k - ``_WINDOW`` to
+        k + ``_WINDOW`` (round the ring)."""
+        ends = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        near = np.arange(-_WINDOW, _WINDOW + 1, dtype=np.int64)
+        rank = (np.arange(len(ends), dtype=np.int64)[:, None] + near[None, :]) % max(1, len(ends))
+        return np.broadcast_to(ends[:, :1], rank.shape).reshape(-1), ends[rank.reshape(-1), 1]
+
+    @staticmethod
     def _ring_phi(length: int, sources: np.ndarray, sinks: np.ndarray) -> tuple[np.ndarray, int, int] | None:
         """The potentials phi of a ring's transport (:meth:`_colour_ring`), the place after a cut of no flow where
         its line starts, and its cost; ``None`` when the median leaves too few cuts of no flow (never, for as
@@ -753,9 +764,7 @@ class Solver:
         side 1 (negative bias) and those due side 2 (positive), each in ranking order, the cheapest matching by
         score distance (a convex cost of the distance) keeps their order. Each player due side 1 gets the
         players due side 2 of ranks k - ``_WINDOW`` to k + ``_WINDOW`` (counted from either end), and every
-        player its nearest ones of its own bias and of bias 0. The rows of :meth:`_row_start` join too: the
-        players of bias -1 and +1 in its order, and in each group the players of bias 0 with the slide's partners
-        among them."""
+        player its nearest ones of its own bias and of bias 0."""
         c = self.c
         bias = np.array(c.bias, dtype=np.int64)
         everyone = np.arange(c.n, dtype=np.int64)
@@ -773,14 +782,6 @@ class Solver:
 
         ones, twos = everyone[bias < 0], everyone[bias > 0]
         align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
-        ones = np.array(self._side_row(lambda b: b < 0), dtype=np.int64)  # in the order of :meth:`_row_start`
-        twos = np.array(self._side_row(lambda b: b > 0), dtype=np.int64)
-        align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
-        align(np.array(self._side_row(lambda b: b == -1), dtype=np.int64),
-              np.array(self._side_row(lambda b: b == 1), dtype=np.int64), near)
-        for mem in c.members:  # the slide among a group's players of bias 0 (:meth:`_row_start`)
-            zeros = np.array([v for v in mem if c.bias[v] == 0], dtype=np.int64)
-            align(zeros, zeros[(len(zeros) + 1) // 2:], near)
         for b in np.unique(bias).tolist():
             same = everyone[bias == b]
             align(same, same, near[near > 0])
@@ -790,11 +791,15 @@ class Solver:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
 
-    def _blocks(self) -> tuple[list[int], list[int], np.ndarray]:
+    def _blocks(self) -> tuple[list[int], list[int], np.ndarray, list[int]]:
         """Under ``sides: single``: each node's block (score group and side bias; the bye alone), each block's
-        dual and the pairs between every two blocks in the cheapest fractional pairing of blocks at the score,
-        side and float height levels (:func:`.transport.block_duals`; the side cost taken as the cheaper
-        assignment, :meth:`_side_floor`). Computed once per solve."""
+        dual at the score, side and float height levels, the pairs between every two blocks in the cheapest
+        fractional pairing of blocks down to who floats, and each node's dual at the float balance and who floats
+        levels (:func:`.transport.block_duals`, all doubled, the role duals in cost units; the side cost taken as
+        the cheaper assignment, :meth:`_side_floor`). A player's up cost is its float balance share for floating
+        up and its place (who floats, RULES.md 2.5), its down cost its share for floating down. Where the role
+        duals reach a quarter of the float height multiplier they are left out (0): pairs of blocks that the top
+        levels do not join must keep their slack. Computed once per solve."""
         if self._block_cache is not None:
             return self._block_cache
         c = self.c
@@ -802,9 +807,10 @@ class Solver:
         key = [(c.group_of[v], c.bias[v] if v != c.bye else 0) for v in range(c.nodes)]
         blocks = sorted(set(key))
         index = {b: k for k, b in enumerate(blocks)}
+        of = [index[b] for b in key]
         counts = [0] * len(blocks)
-        for block in key:
-            counts[index[block]] += 1
+        for block in of:
+            counts[block] += 1
         ratio = mult[SCORE] // mult[HEIGHT]
         costs = np.zeros((len(blocks), len(blocks)), dtype=np.int64)
         for a, (g, bx) in enumerate(blocks):
@@ -813,12 +819,25 @@ class Solver:
                 side = 0 if bye else self._side_floor(bx, by)
                 low, high = min(g, h), max(g, h)
                 costs[a, b] = (c.score_table[low][high] + side) * ratio + c.height[high] - c.height[low]
-        duals, pairs = block_duals(counts, costs)
-        self._block_cache = ([index[b] for b in key], duals, pairs)
+        unit = mult[BALANCE] // mult[WHO_FLOATS]
+        up = [0 if v == c.bye else unit * c.up[v] + c.place_of[v] for v in range(c.nodes)]
+        down = [0 if v == c.bye else unit * c.down[v] for v in range(c.nodes)]
+        ups: list[list[int]] = [[] for _ in blocks]
+        downs: list[list[int]] = [[] for _ in blocks]
+        for v in range(c.nodes):
+            ups[of[v]].append(up[v])
+            downs[of[v]].append(down[v])
+        duals = block_duals(counts, costs, [None if g == c.groups else g for g, _ in blocks], ups, downs)
+        roles = [0 if v == c.bye else mult[WHO_FLOATS] * duals.potential(of[v], up[v], down[v])
+                 for v in range(c.nodes)]
+        if 4 * max(map(abs, roles)) >= mult[HEIGHT]:
+            roles = [0] * c.nodes
+        self._block_cache = (of, duals.s, duals.pairs, roles)
         return self._block_cache
 
     def _side_flows(self) -> tuple[np.ndarray, np.ndarray]:
-        """Pairs between the blocks that the blocks' cheapest fractional pairing joins (:meth:`_blocks`).
+        """Pairs between the blocks that the blocks' cheapest fractional pairing joins (:meth:`_blocks`), and the
+        stayers' rings.
 
         * **Floats.** Who floats up from a block is decided at the float balance and position levels (RULES.md
           2.5): its players by float balance up, then place; who floats down only by float balance (the highest
@@ -832,10 +851,12 @@ class Solver:
         * **Every player of the upper block** also gets ``2 * _WINDOW + 1`` of the lower block's first q +
           ``_WINDOW`` (q the pairs between them), the k-th the (k - ``_WINDOW``)-th to the (k + ``_WINDOW``)-th
           (round the list): who floats down is open.
-        * **Inside a group**, the k-th player of the smaller block gets the players of the other around its
-          proportional place."""
+        * **Inside a group**, each player of one block gets the other block's players nearest its ideal partners'
+          places (:meth:`_centres`), ``_WINDOW`` on each side.
+        * **The stayers** (the players of each group that the lists above leave in it) are paired by the slide's
+          ring (:meth:`_side_ring`): G' takes each ring pair and the ring's neighbours within ``_WINDOW``."""
         c = self.c
-        of, _, pairs = self._blocks()
+        of, _, pairs, _ = self._blocks()
         members: dict[int, list[int]] = defaultdict(list)
         for v in range(c.nodes):
             members[of[v]].append(v)
@@ -874,14 +895,14 @@ class Solver:
                 rows.append(np.repeat(mine, low))
                 cols.append(theirs[(best if axis else best.T).reshape(-1)])
         for a, b in joined:
-            if group[a] == group[b]:  # by place, the k-th of the one with its proportional rank in the other
-                small, large = members[a], members[b]
-                if len(small) > len(large):
-                    small, large = large, small
-                rank = np.arange(len(small), dtype=np.int64)[:, None] * len(large) // len(small) + near[None, :]
-                rank = np.clip(rank, 0, len(large) - 1)
-                rows.append(np.repeat(np.array(small, dtype=np.int64), len(near)))
-                cols.append(np.array(large, dtype=np.int64)[rank.reshape(-1)])
+            if group[a] == group[b]:  # each player with the other block's nearest to its ideal partners' places
+                for one, two in ((a, b), (b, a)):
+                    mine, theirs = np.array(members[one], dtype=np.int64), np.array(members[two], dtype=np.int64)
+                    at = np.array([c.place_of[v] for v in theirs], dtype=np.int64)
+                    for centre in self._centres(group[a], np.array([c.place_of[v] for v in mine], dtype=np.int64)):
+                        rank = np.searchsorted(at, centre)[:, None] + near[None, :]
+                        rows.append(np.repeat(mine, len(near)))
+                        cols.append(theirs[np.clip(rank, 0, len(theirs) - 1).reshape(-1)])
                 continue
             if group[a] > group[b]:
                 a, b = b, a
@@ -889,17 +910,66 @@ class Solver:
             rank = (np.arange(len(upper), dtype=np.int64)[:, None] + near[None, :]) % len(lower)
             rows.append(np.broadcast_to(upper[:, None], rank.shape).reshape(-1))
             cols.append(lower[rank].reshape(-1))
+        floating: set[int] = set()
+        """Who floats: each block's first up-floaters and down-floaters by the lists above, as many as the flow
+        sends up and down."""
+        for k in members:
+            up = sum(int(pairs[k, b]) for b in members if group[b] < group[k])
+            down = sum(int(pairs[k, b]) for b in members if group[b] > group[k])
+            risers = set(rising[k][:up].tolist())
+            floating |= risers
+            floating.update([v for v in falling[k].tolist() if v not in risers][:down])
+        for g, mem in enumerate(c.members):
+            ring = self._side_ring(g, [v for v in mem if v not in floating and v != c.bye and c.bias[v]])
+            if ring is None:
+                continue
+            one, two = self._ring_edges(ring)
+            rows.append(one)
+            cols.append(two)
+        rows.extend(i for i, _ in self._extra)
+        cols.extend(j for _, j in self._extra)
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
 
-    def _side_row(self, which: Callable[[int], bool]) -> list[int]:
-        """The players whose side bias is ``which``, group by group, and inside a group the likeliest to float
-        up first: by float balance from the lowest (the cheapest up-float and the dearest down-float, RULES.md
-        2.5), then by place (who floats up); the likeliest to float down come last."""
+    def _side_ring(self, g: int, nodes: Sequence[int]) -> list[tuple[int, int]] | None:
+        """The stayers ``nodes`` of group ``g`` under ``sides: single`` with ``slide``, paired by the slide's ring
+        (:meth:`_colour_ring`): the players of negative side bias meet those of positive bias at no side cost
+        (RULES.md 3), so the more numerous sign are the sources, and their surplus turns into sinks (pairs that pay
+        the side cost). The sources and sinks in ring order (the i-th meets the i-th); ``None`` for a ring too
+        small or odd. Each player also gets its partners of lowest draw among the ties (:meth:`_ring_draws`)."""
         c = self.c
-        return [v for mem in c.members for v in sorted((v for v in mem if which(c.bias[v])),
-                                                        key=lambda v: (-c.down[v], c.place_of[v]))]
+        if len(nodes) % 2:  # one more floats: the likeliest to float up of the more numerous sign
+            major = 1 if 2 * sum(c.bias[v] > 0 for v in nodes) > len(nodes) else -1
+            nodes = [v for v in nodes if v != min((v for v in nodes if c.bias[v] * major > 0),
+                                                   key=lambda v: (c.up[v], c.place_of[v]))]
+        m = len(nodes)
+        if c.pattern != "slide" or m < 2 * _WINDOW + 8:
+            return None
+        held = np.array(nodes, dtype=np.int64)
+        half = c.half[g]
+        length = 2 * half
+        place = np.array([c.place_of[v] for v in nodes], dtype=np.int64)
+        pos, anti = place % length, (place + half) % length
+        source = np.array([c.bias[v] < 0 for v in nodes], dtype=bool)
+        if 2 * int(source.sum()) < m:
+            source = ~source
+        if not self._ring_turn(length, anti, pos, source, source.copy(), int(source.sum()) - m // 2):
+            return None
+        ring = self._ring_phi(length, anti[source], pos[~source])
+        if ring is None:
+            return None
+        phi, start, _ = ring
+        unrolled, src, snk = self._ring_pairs(length, start, anti, pos, source)
+        self._ring_draws(held[src], held[snk], anti[src], pos[snk], unrolled, phi)
+        return list(zip(held[src].tolist(), held[snk].tolist()))
+
+    def _centres(self, g: int, places: np.ndarray) -> list[np.ndarray]:
+        """The ideal partners' places in group ``g`` of players at ``places``: ``slide`` p + h and p - h,
+        ``fold`` (and ``random``, whose walks start there too) size - 1 - p (RULES.md 2.5)."""
+        c = self.c
+        h, size = c.half[g], c.size[g]
+        return [places + h, places - h] if c.pattern == "slide" else [size - 1 - places]
 
     def _walks(self, g: int, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The pairs of group ``g`` (``nodes``, in ranking order) that G' takes: from each place p, for each
@@ -909,9 +979,8 @@ class Solver:
         been seen. In the order of the walks: by place, then ideal partner, then step."""
         c = self.c
         s = len(nodes)
-        h, size = c.half[g], c.size[g]
         places = np.arange(s, dtype=np.int64)
-        centres = np.stack([places + h, places - h], axis=1) if c.pattern == "slide" else (size - 1 - places)[:, None]
+        centres = np.stack(self._centres(g, places), axis=1)
         row_place = np.repeat(places, centres.shape[1])
         row_centre = centres.reshape(-1)
         inside = (row_centre >= 0) & (row_centre < s)
@@ -1073,21 +1142,10 @@ class Solver:
         floats and pattern changes between ideal pairs are never cheaper than the pairs themselves); every
         other node the largest potential its edges to those allow; any edge still infeasible repaired.
 
-        Under ``sides: single`` one of two starts: :meth:`_row_start`, whose closed-form duals hold every float
-        level along the rows of side biases +1 and -1 (the better one where sides were balanced round by round),
-        or :meth:`_block_start`, exact at the score, side and float height levels whatever the biases (the
-        better one where a history piled one bias at the top and the other at the bottom, or left many players
-        off the rows). The rows are taken when they leave fewer players unmatched (each one costs a search),
-        counting each score unit by which their duals fall short of the blocks' as ``_SHORT`` players. Chosen
-        once per solve."""
+        Under ``sides: single`` the start of :meth:`_side_matcher`."""
         c = self.c
         if c.mode == "sides":
-            if self._side_rows is None:
-                rows, blocks = self._side_matcher(True), self._side_matcher(False)
-                short = max(0, (sum(blocks.p) - sum(rows.p)) // (2 * c.multipliers[SCORE]))
-                self._side_rows = rows.mate.count(-1) + _SHORT * short < blocks.mate.count(-1)
-                return rows if self._side_rows else blocks
-            return self._side_matcher(self._side_rows)
+            return self._side_matcher()
         m = self._graph()
         if c.mode == "colours" and self._rings:
             self._ring_start(m)
@@ -1131,14 +1189,14 @@ class Solver:
             if 2 * cost < p[i] + p[j]:
                 m.repair(i, j)
 
-    def _side_matcher(self, rows: bool) -> Matcher:
-        """G' under ``sides: single`` from the start of :meth:`_row_start` (``rows``) or :meth:`_block_start`,
-        any edge still infeasible repaired. The searches start from the free players in an order spread over
-        the field (a multiplicative hash of the ranking position): a search from the top of a chain of floats
-        walks it to the bottom, while spread-out searches meet free players nearer by."""
+    def _side_matcher(self) -> Matcher:
+        """G' under ``sides: single`` from the start of :meth:`_block_start`, any edge still infeasible repaired.
+        The searches start from the free players in an order spread over the field (a multiplicative hash of the
+        ranking position): a search from the top of a chain of floats walks it to the bottom, while spread-out
+        searches meet free players nearer by."""
         c = self.c
         m = self._graph()
-        (self._row_start if rows else self._block_start)(m)
+        self._block_start(m)
         self._repair_all(m)
         m.order = sorted(range(c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
         return m
@@ -1210,13 +1268,13 @@ class Solver:
         All potentials are even, as :mod:`.blossom` needs."""
         c = self.c
         mult = c.multipliers
-        of, s, quota = self._blocks()
+        of, s, quota, roles = self._blocks()
         quota = quota.copy()
         d = m.p
         for v in range(c.nodes):
-            d[v] = (mult[HEIGHT] * s[of[v]]) & ~1
+            d[v] = (mult[HEIGHT] * s[of[v]] + roles[v]) & ~1
         adj, mate = m.adj, m.mate
-        cap = (mult[HEIGHT] - 1) & ~1
+        cap = (mult[WHO_FLOATS] - 1) & ~1
         for v in range(c.nodes):
             if adj[v]:
                 pv = d[v]
@@ -1231,108 +1289,6 @@ class Solver:
                         if of[v] != of[x]:
                             quota[of[x], of[v]] -= 1
                         break
-
-    def _row_start(self, m: Matcher) -> None:
-        """Start duals and matching under ``sides: single`` (RULES.md 3), where players cross score groups to
-        meet an opposite side bias.
-
-        * **Score and height.** Between the players of positive bias and those of negative bias, each row in
-          ranking order, a pair costs nothing at the side level, and its score and height (T(d) of the group
-          distance, and the float height, a difference of one increasing height per group) are each Monge in
-          the two ranks, so their sum is: ``c(k, l) + c(k + 1, l + 1) <= c(k, l + 1) + c(k + 1, l)``. The
-          cheapest matching of the two rows then keeps their order (the k-th with the k-th), and duals tight
-          on it and feasible for every pair of the two rows follow in closed form: ``u_k + v_k = c(k, k)``
-          with each step ``u_(k+1) - u_k`` inside ``[c(k+1, k+1) - c(k, k+1), c(k+1, k) - c(k, k)]``, an
-          interval that the Monge inequality makes non-empty and whose steps add up to every other pair's
-          constraint (the middle is taken; the whole row is shifted so that its potentials straddle 0,
-          which keeps pairs of equal bias, 64 or more at the side level, far from their bound). Players of
-          one group and bias share one dual.
-        * **Lower levels.** On the candidate pairs between the two rows, each player of negative bias takes
-          the least slack of its pairs and each of positive bias the least that is left (the reductions of
-          the Hungarian method), so that every such pair is feasible and each player has a tight one; the
-          tight pairs are matched greedily in ranking order.
-        * **Bias 0.** Two players of bias 0 pay the same side cost whoever they are (8 by default), as in a
-          round after an even number of games most do: inside each group they are paired by the slide among
-          themselves, each paying half the side cost at the score level, under the staircase of
-          :meth:`_matcher` (the upper one lower by (g + 1) * 2**17, the lower one taking the rest of the pair).
-        * Everyone else (biases of 2 and more, a row's surplus, the bye) gets the largest potential its
-          candidate pairs to the others allow and starts free; any pair still infeasible is repaired by the
-          caller.
-
-        Only the start depends on this: the solve and the certificate make the result exact whatever it is.
-        All potentials are even, as :mod:`.blossom` needs."""
-        c = self.c
-        mult = c.multipliers
-        plus, minus = self._side_row(lambda b: b == 1), self._side_row(lambda b: b == -1)
-        count = min(len(plus), len(minus))
-        d = m.p
-        placed = [False] * c.nodes
-
-        def top(i: int, j: int) -> int:
-            g, h = c.group_of[i], c.group_of[j]
-            if g == h:
-                return mult[SCORE] * self._side_floor(c.bias[i], c.bias[j])
-            if g > h:
-                i, j, g, h = j, i, h, g
-            return (mult[SCORE] * (c.score_table[g][h] + self._side_floor(c.bias[i], c.bias[j]))
-                    + mult[HEIGHT] * (c.height[h] - c.height[g]) + mult[BALANCE] * (c.down[i] + c.up[j])
-                    + mult[WHO_FLOATS] * c.place_of[j])
-
-        if count:
-            u = [0] * count
-            for k in range(count - 1):
-                low = top(plus[k + 1], minus[k + 1]) - top(plus[k], minus[k + 1])
-                high = top(plus[k + 1], minus[k]) - top(plus[k], minus[k])
-                u[k + 1] = u[k] + 2 * ((low + high) // 2) if low <= high else u[k] + 2 * low
-            shift = 2 * ((max(u) + min(u)) // 4)
-            for k in range(count):
-                i, j = plus[k], minus[k]
-                d[i] = u[k] - shift
-                d[j] = 2 * top(i, j) - d[i]
-                placed[i] = placed[j] = True
-            sign = [0] * c.nodes
-            for v in plus[:count]:
-                sign[v] = 1
-            for v in minus[:count]:
-                sign[v] = -1
-            low_of = dict.fromkeys(plus[:count] + minus[:count], 0)
-            best: dict[int, int] = {}
-            for (i, j), cost in self.edges.items():
-                if sign[i] and sign[i] == -sign[j]:
-                    v = j if sign[j] < 0 else i
-                    slack = 2 * cost - d[i] - d[j]
-                    if slack < best.get(v, slack + 1):
-                        best[v] = slack
-            low_of.update(best)
-            best = {}
-            for (i, j), cost in self.edges.items():
-                if sign[i] and sign[i] == -sign[j]:
-                    v, w = (i, j) if sign[i] > 0 else (j, i)
-                    slack = 2 * cost - d[i] - d[j] - low_of[w]
-                    if slack < best.get(v, slack + 1):
-                        best[v] = slack
-            low_of.update(best)
-            for v, low in low_of.items():
-                d[v] += low
-            for i in plus[:count]:
-                for j, w in sorted(m.adj[i].items()):
-                    if sign[j] < 0 and m.mate[j] == -1 and w == d[i] + d[j]:
-                        m.mate[i], m.mate[j] = j, i
-                        break
-        share = 2 * (mult[SCORE] * self._side_floor(0, 0) // 2)
-        for g, mem in enumerate(c.members):  # bias 0: the slide among the group's players of bias 0
-            zeros = [v for v in mem if c.bias[v] == 0]
-            half = (len(zeros) + 1) // 2
-            step = (g + 1) << 17
-            for i, j in zip(zeros, zeros[half:]):
-                if (i, j) in self.edges:
-                    d[i] = share - step
-                    d[j] = 2 * self.edges[i, j] - d[i]
-                    m.mate[i], m.mate[j] = j, i
-                    placed[i] = placed[j] = True
-        for v in range(c.nodes):
-            if not placed[v]:
-                d[v] = min((w - d[x] for x, w in m.adj[v].items() if placed[x]), default=0)
 
     # -- solve ----------------------------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
-"""Duals of the cheapest fractional pairing of blocks of interchangeable players.
+"""Duals of the cheapest fractional pairing of blocks of players, down to who floats.
 
-Under ``sides: single`` (RULES.md 3) the top of a pair's cost, score and side cost, depends only on the two
-players' score groups and side biases. Grouping the players into *blocks* of equal (group, bias), the pairing's
-top level is a fractional b-matching of blocks: ``x_AB >= 0`` pairs between blocks A and B, each block's pairs
-adding up to its players (a pair inside a block counts twice), at least cost ``sum C_AB x_AB``. Its linear
-programme's dual gives each block a value ``y_A`` with ``y_A + y_B <= C_AB`` for every two blocks (A = B
+Under ``sides: single`` (RULES.md 3) the top of a pair's cost, score, side cost and float height, depends only on
+the two players' score groups and side biases. Grouping the players into *blocks* of equal (group, bias), the
+pairing's top levels are a fractional b-matching of blocks: ``x_AB >= 0`` pairs between blocks A and B, each
+block's pairs adding up to its players (a pair inside a block counts twice), at least cost ``sum C_AB x_AB``. Its
+linear programme's dual gives each block a value ``y_A`` with ``y_A + y_B <= C_AB`` for every two blocks (A = B
 included, where a block has two players), and the dual's optimum is the primal's.
 
 That dual comes from a transport problem, the bipartite double cover: every block is a source of its players
@@ -12,36 +12,85 @@ and a sink of as many, any source ships to any sink at ``C_AB``. Its optimal flo
 exact in integers) and the potentials of its residual graph give ``u_A + v_B <= C_AB``, with equality wherever
 the flow runs; ``y_A = (u_A + v_A) / 2`` keeps every block pair's constraint (the mean of ``u_A + v_B <= C_AB``
 and ``u_B + v_A <= C_BA``) and sums, over the players, to half the transport's cost: the fractional optimum.
+
+The next levels, float balance and who floats (RULES.md 2.5), are each player's own: a player who floats up (meets
+a lower-ranked group) pays its up cost, one who floats down its down cost, one who stays in its group nothing.
+Among the pairings cheapest at the top levels (the flows that use only block pairs where ``u_A + v_B = C_AB``:
+complementary slackness), the cheapest at these is a second transport on the same double cover, each block's
+players now split by *role* (up, down, stay), each role's k-th player costing the k-th cheapest of its players'
+costs (a convex cost, so cheapest first). Its residual graph's potentials give every role of every block a label
+on each side of the cover, and a player's dual the cheaper of its roles on each side: feasible for every pair of
+players whose blocks' pair is tight above, and tight along the flow (:class:`BlockDuals`). A player never takes
+two roles at once as long as its up cost falls as its down cost rises (the float balance of RULES.md 2.5 prices
+one as a constant less the other): the cheapest up-floaters and down-floaters of a block are then different
+players.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import final
 
 import networkx as nx
 import numpy as np
 
-__all__ = ["block_duals"]
+__all__ = ["DOWN", "STAY", "UP", "BlockDuals", "block_duals"]
+
+UP, DOWN, STAY = range(3)
+"""A player's role in its pair: it floats up (meets a higher group), floats down, or stays in its group."""
 
 
-def block_duals(counts: Sequence[int], costs: np.ndarray) -> tuple[list[int], np.ndarray]:
-    """``s_A = u_A + v_A`` (twice ``y_A``) for each block, and the whole pairs between every two blocks in the
-    cheapest fractional pairing (half the two directions' flow, rounded down; inside a block half its flow to
-    itself), from the blocks' player ``counts`` and the symmetric integer cost matrix ``costs`` (a negative
-    cost where two blocks may not meet). The duals are integers, ``s_A + s_B <= 2 * costs[A, B]`` for every
-    two blocks that may meet (A = B where it holds two players or more), and ``sum(counts[A] * s_A)`` is
-    twice the fractional optimum. Raises :class:`networkx.NetworkXUnfeasible` where no fractional pairing
-    exists (the solver's blocks may all meet, so it always has one).
+@final
+@dataclass(frozen=True)
+class BlockDuals:
+    """The duals of the cheapest fractional pairing of blocks (:func:`block_duals`).
 
-    >>> duals, pairs = block_duals([2, 2], np.array([[8, 0], [0, 8]]))
-    >>> duals, pairs.tolist()
+    ``s[A]`` is twice block A's dual at the top levels (in the units of the block costs). ``pairs[A, B]`` are the
+    whole pairs between blocks A and B in the role levels' cheapest flow (half its two directions' flow, rounded
+    down; inside a block half its flow to itself). ``source[A][r]`` and ``sink[A][r]`` label role r of block A on
+    each side of the double cover, so that a player's dual at the role levels, doubled, is :meth:`potential`."""
+
+    s: list[int]
+    pairs: np.ndarray
+    source: list[tuple[int, int, int]]
+    sink: list[tuple[int, int, int]]
+
+    def potential(self, block: int, up: int, down: int) -> int:
+        """Twice the role-level dual of a player of ``block`` whose up and down costs are ``up`` and ``down``:
+        on each side of the cover the cheapest of its roles, its cost plus that role's label."""
+        costs = (up, down, 0)
+        one, two = self.source[block], self.sink[block]
+        return min(w + x for w, x in zip(costs, one)) + min(w + x for w, x in zip(costs, two))
+
+
+def block_duals(counts: Sequence[int], costs: np.ndarray, rank: Sequence[int | None],
+                up: Sequence[Sequence[int]], down: Sequence[Sequence[int]]) -> BlockDuals:
+    """The duals of the cheapest fractional pairing of blocks at the top levels and then at the role levels.
+
+    ``counts`` are the blocks' players, ``costs`` the symmetric integer matrix of top-level pair costs (negative
+    where two blocks may not meet), ``rank`` each block's score group (``None`` for one whose player never
+    floats, the bye: its pairs stay), and ``up[A]``, ``down[A]`` the up and down costs of block A's players. In
+    a pair of blocks of ranks ``r < t`` the first floats down and the second up; of equal ranks, both stay.
+
+    The top duals are integers, ``s_A + s_B <= 2 * costs[A, B]`` for every two blocks that may meet (A = B where
+    it holds two players or more), and ``sum(counts[A] * s_A)`` is twice the fractional optimum. Raises
+    :class:`networkx.NetworkXUnfeasible` where no fractional pairing exists (the solver's blocks may all meet, so
+    it always has one).
+
+    Two players of group 0 and two of group 1 (one block each), pairs inside a group dearer: both pairs float,
+    the up-floaters' costs are 1 and 2, the down-floaters' 3 and 3, so the role duals add up to twice 9:
+
+    >>> duals = block_duals([2, 2], np.array([[8, 0], [0, 8]]), [0, 1], [[0, 0], [1, 2]], [[3, 3], [0, 0]])
+    >>> duals.s, duals.pairs.tolist()
     ([0, 0], [[0, 2], [2, 0]])
-    >>> duals, pairs = block_duals([2, 1, 1], np.array([[10, 3, 5], [3, -1, 7], [5, 7, -1]]))
-    >>> duals, pairs.tolist()
+    >>> 2 * duals.potential(0, 0, 3) + duals.potential(1, 1, 0) + duals.potential(1, 2, 0)
+    18
+    >>> duals = block_duals([2, 1, 1], np.array([[10, 3, 5], [3, -1, 7], [5, 7, -1]]), [0, 0, 0],
+    ...                     [[0, 0], [0], [0]], [[0, 0], [0], [0]])
+    >>> duals.s, duals.pairs.tolist()
     ([5, 1, 5], [[0, 1, 1], [1, 0, 0], [1, 0, 0]])
-    >>> duals, pairs = block_duals([4], np.array([[6]]))
-    >>> duals, pairs.tolist()
-    ([6], [[2]])
     """
     k = len(counts)
     allowed = costs >= 0
@@ -55,27 +104,87 @@ def block_duals(counts: Sequence[int], costs: np.ndarray) -> tuple[list[int], np
     for a, b in zip(*np.nonzero(allowed)):
         graph.add_edge(int(a), k + int(b), weight=int(costs[a, b]))
     _, flow = nx.network_simplex(graph)
-    shipped = np.zeros((k, k), dtype=np.int64)
+    used = np.zeros((k, k), dtype=bool)
     for a in range(k):
         for b, amount in flow[a].items():
-            shipped[a, b - k] = amount
-    used = shipped > 0
-    # Potentials of the residual graph: the shortest distances from a virtual node joined to every node at 0.
-    # Forward arcs (source a to sink b, cost C_ab) always; backward arcs (b to a, cost -C_ab) where flow runs.
-    # An optimal flow leaves no negative cycle, so the relaxation settles within 2k sweeps.
-    big = np.iinfo(np.int64).max // 4
-    forward = np.where(allowed, costs, big).astype(np.int64)
-    backward = np.where(used, -costs, big).astype(np.int64)
-    source = np.zeros(k, dtype=np.int64)
-    sink = np.zeros(k, dtype=np.int64)
-    for _ in range(2 * k + 1):
-        new_sink = np.minimum(sink, (source[:, None] + forward).min(axis=0))
-        new_source = np.minimum(source, (new_sink[None, :] + backward).min(axis=1))
-        if np.array_equal(new_sink, sink) and np.array_equal(new_source, source):
-            break
-        source, sink = new_source, new_sink
-    # u_a = -source[a], v_b = sink[b]: u_a + v_b = sink[b] - source[a] <= C_ab.
-    out: list[int] = (sink - source).tolist()
-    pairs = shipped + shipped.T
-    np.fill_diagonal(pairs, np.diag(shipped))
-    return out, pairs // 2
+            used[a, b - k] = amount > 0
+    arcs = [(a, k + b, int(costs[a, b])) for a, b in zip(*(x.tolist() for x in np.nonzero(allowed)))]
+    arcs += [(k + b, a, -int(costs[a, b])) for a, b in zip(*(x.tolist() for x in np.nonzero(used)))]
+    label = _labels(2 * k, arcs)
+    source, sink = [-x for x in label[:k]], label[k:]
+    tight = [(a, b) for a, b in zip(*(x.tolist() for x in np.nonzero(allowed))) if source[a] + sink[b] == costs[a, b]]
+    roles, pairs = _roles(counts, tight, rank, up, down)
+    return BlockDuals([x + y for x, y in zip(source, sink)], pairs, *roles)
+
+
+def _labels(nodes: int, arcs: Sequence[tuple[int, int, int]]) -> list[int]:
+    """Shortest distances from a virtual node joined to every node at 0, along ``arcs`` (tail, head, cost), by
+    Bellman-Ford: the potentials of an optimal flow's residual graph, which has no negative cycle, so they
+    settle within ``nodes`` sweeps. Every arc then keeps ``label[head] <= label[tail] + cost``."""
+    label = [0] * nodes
+    for _ in range(nodes + 1):
+        changed = False
+        for tail, head, cost in arcs:
+            if label[tail] + cost < label[head]:
+                label[head] = label[tail] + cost
+                changed = True
+        if not changed:
+            return label
+    raise ValueError("a negative cycle in an optimal flow's residual graph")
+
+
+def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequence[int | None],
+           up: Sequence[Sequence[int]], down: Sequence[Sequence[int]]
+           ) -> tuple[tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]], np.ndarray]:
+    """The role levels' cheapest flow on the double cover's ``tight`` block pairs (source block, sink block), and
+    the labels of each block's roles on each side (:class:`BlockDuals`).
+
+    Nodes: each block's source and sink, and each role of each (``8 * A + side * 4 + role``, the block itself at
+    ``role`` 3). A source ships each of its players to one of its roles, at that player's cost of the role (one
+    arc per distinct cost, as wide as the players of that cost; staying is free); a tight block pair joins the
+    source's role to the sink's at no cost; the sink's roles return the players the same way."""
+    k = len(counts)
+
+    def node(block: int, side: int, role: int) -> int:
+        return 8 * block + 4 * side + role
+
+    graph = nx.MultiDiGraph()
+    for a in range(k):
+        graph.add_node(node(a, 0, 3), demand=-int(counts[a]))
+        graph.add_node(node(a, 1, 3), demand=int(counts[a]))
+        for role, values in ((UP, up[a]), (DOWN, down[a]), (STAY, [0] * int(counts[a]))):
+            if rank[a] is None and role != STAY:
+                continue
+            width: dict[int, int] = defaultdict(int)
+            for x in values:
+                width[int(x)] += 1
+            for cost, players in width.items():
+                graph.add_edge(node(a, 0, 3), node(a, 0, role), weight=cost, capacity=players)
+                graph.add_edge(node(a, 1, role), node(a, 1, 3), weight=cost, capacity=players)
+    for a, b in tight:
+        ra, rb = rank[a], rank[b]
+        if ra is None or rb is None or ra == rb:
+            one, two = STAY, STAY
+        else:
+            one, two = (DOWN, UP) if ra < rb else (UP, DOWN)
+        graph.add_edge(node(a, 0, one), node(b, 1, two), weight=0)
+    _, flow = nx.network_simplex(graph)
+    cheapest: dict[tuple[int, int], int] = {}
+    """The residual graph: between two nodes, the cheapest arc with room left, and the way back along the
+    dearest arc with flow (parallel arcs of one player role are used cheapest first)."""
+    pairs = np.zeros((k, k), dtype=np.int64)
+    for tail, heads in flow.items():
+        for head, keyed in heads.items():
+            for key, amount in keyed.items():
+                data = graph[tail][head][key]
+                for there, back, cost in ((tail, head, data["weight"]), (head, tail, -data["weight"])):
+                    if (amount > 0 if back == tail else amount < data.get("capacity", amount + 1)):
+                        cheapest[there, back] = min(cost, cheapest.get((there, back), cost))
+                if tail % 4 != 3 and head % 4 != 3:
+                    pairs[tail // 8, head // 8] += amount
+    label = _labels(8 * k, [(a, b, cost) for (a, b), cost in cheapest.items()])
+    source = [(-label[node(a, 0, UP)], -label[node(a, 0, DOWN)], -label[node(a, 0, STAY)]) for a in range(k)]
+    sink = [(label[node(a, 1, UP)], label[node(a, 1, DOWN)], label[node(a, 1, STAY)]) for a in range(k)]
+    both = pairs + pairs.T
+    np.fill_diagonal(both, np.diag(pairs))
+    return (source, sink), both // 2
