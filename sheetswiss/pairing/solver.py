@@ -1257,12 +1257,15 @@ class Solver:
           side bias, :meth:`_blocks`), so the top of the cheapest pairing is a fractional matching of blocks,
           whose duals :func:`.transport.block_duals` gives: ``s_A + s_B <= 2 C_AB`` for every two blocks, tight
           wherever the blocks' optimal flow runs. Each player's potential is its block's ``s`` times the float
-          height multiplier (rounded down to even), which keeps every pair of G feasible.
-        * **Lower levels.** Each player in ranking order then takes the least slack of its candidate pairs, up
-          to just below one unit of float height (the reductions of the Hungarian method: every pair stays
-          feasible and each player has a tight one; the cap keeps a player whose block partners G' lacks at its
-          block's dual), and the tight pairs are matched greedily in the same order, at most as many between
-          two blocks as the blocks' flow pairs there.
+          height multiplier.
+        * **Float balance and who floats.** Plus the player's own dual at these levels from the second
+          transport, over the roles (:meth:`_blocks`): every pair of G stays feasible, and the pairs along the
+          roles' flow are tight down to who floats.
+        * **Pattern and draw.** Each player in ranking order then takes the least slack of its candidate pairs,
+          up to just below one unit of who floats (the reductions of the Hungarian method: every pair of G'
+          stays feasible and each player has a tight one; the cap keeps a player whose partners G' lacks at
+          its dual above), and the tight pairs are matched greedily in the same order, at most as many between
+          two blocks as the roles' flow pairs there.
 
         Only the start depends on this: the solve and the certificate make the result exact whatever it is.
         All potentials are even, as :mod:`.blossom` needs."""

@@ -40,6 +40,8 @@ __all__ = ["DOWN", "STAY", "UP", "BlockDuals", "block_duals"]
 
 UP, DOWN, STAY = range(3)
 """A player's role in its pair: it floats up (meets a higher group), floats down, or stays in its group."""
+_Labels = tuple[int | None, ...]
+"""A block's labels of its three roles on one side of the cover; ``None`` for a role no tight block pair joins."""
 
 
 @final
@@ -50,19 +52,21 @@ class BlockDuals:
     ``s[A]`` is twice block A's dual at the top levels (in the units of the block costs). ``pairs[A, B]`` are the
     whole pairs between blocks A and B in the role levels' cheapest flow (half its two directions' flow, rounded
     down; inside a block half its flow to itself). ``source[A][r]`` and ``sink[A][r]`` label role r of block A on
-    each side of the double cover, so that a player's dual at the role levels, doubled, is :meth:`potential`."""
+    each side of the double cover (``None`` where no tight block pair joins it: no player of the block takes
+    it), so that a player's dual at the role levels, doubled, is :meth:`potential`."""
 
     s: list[int]
     pairs: np.ndarray
-    source: list[tuple[int, int, int]]
-    sink: list[tuple[int, int, int]]
+    source: list[_Labels]
+    sink: list[_Labels]
 
     def potential(self, block: int, up: int, down: int) -> int:
         """Twice the role-level dual of a player of ``block`` whose up and down costs are ``up`` and ``down``:
         on each side of the cover the cheapest of its roles, its cost plus that role's label."""
         costs = (up, down, 0)
         one, two = self.source[block], self.sink[block]
-        return min(w + x for w, x in zip(costs, one)) + min(w + x for w, x in zip(costs, two))
+        return (min(w + x for w, x in zip(costs, one) if x is not None)
+                + min(w + x for w, x in zip(costs, two) if x is not None))
 
 
 def block_duals(counts: Sequence[int], costs: np.ndarray, rank: Sequence[int | None],
@@ -135,7 +139,7 @@ def _labels(nodes: int, arcs: Sequence[tuple[int, int, int]]) -> list[int]:
 
 def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequence[int | None],
            up: Sequence[Sequence[int]], down: Sequence[Sequence[int]]
-           ) -> tuple[tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]], np.ndarray]:
+           ) -> tuple[tuple[list[_Labels], list[_Labels]], np.ndarray]:
     """The role levels' cheapest flow on the double cover's ``tight`` block pairs (source block, sink block), and
     the labels of each block's roles on each side (:class:`BlockDuals`).
 
@@ -149,18 +153,8 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
         return 8 * block + 4 * side + role
 
     graph = nx.MultiDiGraph()
-    for a in range(k):
-        graph.add_node(node(a, 0, 3), demand=-int(counts[a]))
-        graph.add_node(node(a, 1, 3), demand=int(counts[a]))
-        for role, values in ((UP, up[a]), (DOWN, down[a]), (STAY, [0] * int(counts[a]))):
-            if rank[a] is None and role != STAY:
-                continue
-            width: dict[int, int] = defaultdict(int)
-            for x in values:
-                width[int(x)] += 1
-            for cost, players in width.items():
-                graph.add_edge(node(a, 0, 3), node(a, 0, role), weight=cost, capacity=players)
-                graph.add_edge(node(a, 1, role), node(a, 1, 3), weight=cost, capacity=players)
+    taken: set[tuple[int, int, int]] = set()
+    """The roles that some tight block pair joins (block, side, role): only those get their players' arcs."""
     for a, b in tight:
         ra, rb = rank[a], rank[b]
         if ra is None or rb is None or ra == rb:
@@ -168,6 +162,19 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
         else:
             one, two = (DOWN, UP) if ra < rb else (UP, DOWN)
         graph.add_edge(node(a, 0, one), node(b, 1, two), weight=0)
+        taken.update(((a, 0, one), (b, 1, two)))
+    for a in range(k):
+        graph.add_node(node(a, 0, 3), demand=-int(counts[a]))
+        graph.add_node(node(a, 1, 3), demand=int(counts[a]))
+        for role, values in ((UP, up[a]), (DOWN, down[a]), (STAY, [0] * int(counts[a]))):
+            width: dict[int, int] = defaultdict(int)
+            for x in values:
+                width[int(x)] += 1
+            for cost, players in width.items():
+                if (a, 0, role) in taken:
+                    graph.add_edge(node(a, 0, 3), node(a, 0, role), weight=cost, capacity=players)
+                if (a, 1, role) in taken:
+                    graph.add_edge(node(a, 1, role), node(a, 1, 3), weight=cost, capacity=players)
     _, flow = nx.network_simplex(graph)
     cheapest: dict[tuple[int, int], int] = {}
     """The residual graph: between two nodes, the cheapest arc with room left, and the way back along the
@@ -183,8 +190,9 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
                 if tail % 4 != 3 and head % 4 != 3:
                     pairs[tail // 8, head // 8] += amount
     label = _labels(8 * k, [(a, b, cost) for (a, b), cost in cheapest.items()])
-    source = [(-label[node(a, 0, UP)], -label[node(a, 0, DOWN)], -label[node(a, 0, STAY)]) for a in range(k)]
-    sink = [(label[node(a, 1, UP)], label[node(a, 1, DOWN)], label[node(a, 1, STAY)]) for a in range(k)]
+    source = [tuple(-label[node(a, 0, r)] if (a, 0, r) in taken else None for r in (UP, DOWN, STAY))
+              for a in range(k)]
+    sink = [tuple(label[node(a, 1, r)] if (a, 1, r) in taken else None for r in (UP, DOWN, STAY)) for a in range(k)]
     both = pairs + pairs.T
     np.fill_diagonal(both, np.diag(pairs))
     return (source, sink), both // 2
