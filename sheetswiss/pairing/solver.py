@@ -315,6 +315,8 @@ class Solver:
         self._floats: list[tuple[int, int]] = []
         """Under ``colours: alternate`` with ``slide``: the float the start expects at each odd boundary."""
         self._extra: list[tuple[np.ndarray, np.ndarray]] = []
+        self._signs: dict[int, tuple[int, int]] | None = None
+        """Under ``colours: alternate``, :meth:`_colour_signs` once computed."""
         """Pairs that tie a ring's pattern level with its own, of low draw (:meth:`_ring_draws`)."""
         self._boundaries()
         self._candidates()
@@ -430,6 +432,10 @@ class Solver:
             for g, mem in enumerate(c.members):
                 if len(mem) > 2 * _WINDOW + 8:
                     proposed.append(self._colour_ranks(mem, c.half[g]))
+        if c.mode == "colours" and c.pattern in ("slide", "fold"):
+            for g, mem in enumerate(c.members):
+                if len(mem) > 2 * _WINDOW + 8:
+                    proposed.append(self._colour_hard_ranks(mem, c.half[g]))
         if c.mode == "colours" and c.pattern == "slide":
             proposed.append(self._colour_rings())
         if c.mode == "sides":
@@ -439,6 +445,8 @@ class Solver:
             upper, lower = c.members[g], c.members[g + 1]
             best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP if c.mode else _LEADERS)
             proposed.append(_product(upper, best))
+            if c.mode == "colours":
+                proposed.append(self._colour_floats(g))
             if len(lower) <= _SMALL:
                 proposed.append(_product(upper[-_TOP:], lower))
         for g, mem in enumerate(c.members):
@@ -507,6 +515,66 @@ class Solver:
             excess = len(lower) - len(upper)
             near = np.arange(-_WINDOW, _WINDOW + 1)
             shift = np.unique(np.concatenate([near, near + excess]))
+            rank = np.arange(len(upper), dtype=np.int64)[:, None] + shift[None, :]
+            ok = (rank >= 0) & (rank < len(lower))
+            rows.append(nodes[np.broadcast_to(upper[:, None], rank.shape)[ok]])
+            cols.append(nodes[lower[rank[ok]]])
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(rows), np.concatenate(cols)
+
+    def _colour_floats(self, g: int) -> tuple[np.ndarray, np.ndarray]:
+        """Under ``colours: alternate``, floats from group g to group g + 1 that keep the colour hard limits
+        (RULES.md 2.10): each upper player with the first ``_TOP`` of each float balance class among the lower
+        players it may meet without breaking one. Where a history piled one colour up, a whole class's leaders
+        may all break a limit with the upper players limited to the same colour (the float a group short of
+        colours sends down is one of those): without these pairs, at 8,000 players after a history paired by
+        swisspair, the first solve floated players from far down the group below and the first check found
+        tens of thousands of failing pairs."""
+        c = self.c
+        upper = np.array(c.members[g], dtype=np.int64)
+        lower = np.array(c.members[g + 1], dtype=np.int64)
+        rows: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        white, black = c._white_ok, c._black_ok
+        for takes_white, takes_black in ((True, False), (False, True)):
+            mine = upper[(white[upper] == takes_white) & (black[upper] == takes_black)]
+            if not len(mine):
+                continue
+            fits = lower[black[lower] if takes_white else white[lower]]
+            best = _class_leaders(fits.tolist(), c.up, _TOP)
+            rows.append(np.repeat(mine, len(best)))
+            cols.append(np.tile(np.array(best, dtype=np.int64), len(mine)))
+        if not rows:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(rows), np.concatenate(cols)
+
+    def _colour_hard_ranks(self, mem: Sequence[int], half: int) -> tuple[np.ndarray, np.ndarray]:
+        """Under ``colours: alternate``, in a group short of one colour (:meth:`_colour_signs`): every lowered player
+        meets a lifted one and the lifted players left meet each other, breaking a hard limit (RULES.md 2.10), so
+        the cheapest matching by distance keeps the order of each class as :meth:`_colour_ranks` says: the k-th
+        player of the upper half of one class is the natural partner of the k-th of the lower half of the other,
+        and of the lifted class with its own. Each player gets those partners of ranks k - ``_WINDOW`` to k +
+        ``_WINDOW`` (and as many past the classes' difference in size)."""
+        c = self.c
+        signs = self._colour_signs()
+        hard = np.array([signs.get(v, (0, 0))[0] for v in mem], dtype=np.int64)
+        if not (hard < 0).any():
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        nodes = np.array(mem, dtype=np.int64)
+        places = np.arange(len(mem), dtype=np.int64)
+        top = places < half
+        rows: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        near = np.arange(-_WINDOW, _WINDOW + 1)
+        for one, other in ((1, -1), (-1, 1), (1, 1)):
+            upper = places[top & (hard == one)]
+            lower = places[~top & (hard == other)]
+            if c.pattern == "fold":
+                lower = lower[::-1]
+            if not len(upper) or not len(lower):
+                continue
+            shift = np.unique(np.concatenate([near, near + len(lower) - len(upper)]))
             rank = np.arange(len(upper), dtype=np.int64)[:, None] + shift[None, :]
             ok = (rank >= 0) & (rank < len(lower))
             rows.append(nodes[np.broadcast_to(upper[:, None], rank.shape)[ok]])
@@ -1097,15 +1165,17 @@ class Solver:
         pp = np.broadcast_to(p[:, None], q.shape)
         keep = (pp < q) & (q < s)
         a, b = pp[keep], q[keep]
-        fine = self.c.clean(mem[a], mem[b])
-        major = self._colour_major(g)
-        if major:  # two players due the lifted colour: tight at the preference level, which their lifts pay
-            due = c._due[mem]
-            both = (due[a] == major) & (due[b] == major) & ~fine
-            if both.any():
-                table = c.level_table(mem[a[both]], mem[b[both]])[:, :PATTERN]
-                only = (table.sum(axis=1) == 1) & (table[:, COLOUR_PREF] == 1)
-                fine[np.nonzero(both)[0][only]] = True
+        signs = self._colour_signs()
+        if any(v in signs for v in mem.tolist()):
+            # colour levels only, as the lifts price them (:meth:`_colour_signs`): tight there, as a clean pair is
+            # elsewhere; a clean pair of two lowered players is loose and would start free
+            table = c.level_table(mem[a], mem[b])[:, :PATTERN]
+            lifted = np.array([signs.get(v, (0, 0)) for v in mem.tolist()], dtype=np.int64).reshape(-1, 2)
+            priced = ((2 * table[:, COLOUR_HARD] == lifted[a, 0] + lifted[b, 0])
+                      & (2 * table[:, COLOUR_PREF] == lifted[a, 1] + lifted[b, 1]))
+            fine = priced & (table.sum(axis=1) == table[:, COLOUR_HARD] + table[:, COLOUR_PREF])
+        else:
+            fine = self.c.clean(mem[a], mem[b])
         out = set(zip(a[fine].tolist(), b[fine].tolist()))
         self._clean_cache[g] = out
         return out
@@ -1119,28 +1189,94 @@ class Solver:
         due = [c.due[v] for v in c.members[g]]
         return next((colour for colour in (1, 2) if 2 * due.count(colour) > len(due)), 0)
 
-    def _colour_lifts(self) -> dict[int, int]:
-        """Under ``colours: alternate``, in a group where more players are due one colour than all the others
-        together, some of them must meet each other at the colour preference level (RULES.md 2.10): their
-        start potentials rise by about that level's multiplier (the even number at or below it) and the
-        others' fall by as much, which keeps every pair of the group feasible and the pairs between
-        differently due players as tight as before."""
+    def _colour_signs(self) -> dict[int, tuple[int, int]]:
+        """Under ``colours: alternate``, each lifted player's signs at the colour hard and preference levels
+        (+1 lifted, -1 lowered, 0 neither), group by group (RULES.md 2.10).
+
+        * **Hard.** Where the players who may take only one colour outnumber those who may take only the other
+          by more than those who may take either (:meth:`_colour_short`), the surplus must meet each other, each
+          such pair breaking a hard limit: that class and the players who may take neither colour (who break one
+          with anyone) are lifted, the others lowered. In any other group, players who may take neither colour
+          are lifted alone (two of them meet for one breach).
+        * **Preference.** Where more players are due one colour than all the others together, some of them must
+          meet each other at the preference level: they are lifted, the others lowered.
+
+        With the lifts of :meth:`_colour_lifts`, a pair of two lifted players is tight at the level, a lifted and
+        a lowered one at no cost there, and every pair of the group stays feasible at it. Computed once per
+        solve."""
         c = self.c
-        lifts: dict[int, int] = {}
+        if self._signs is not None:
+            return self._signs
+        signs: dict[int, tuple[int, int]] = {}
+        self._signs = signs
         if c.mode != "colours":
-            return lifts
-        level = c.multipliers[COLOUR_PREF] & ~1  # even: every potential keeps its parity (:mod:`.blossom`)
+            return signs
         for g, mem in enumerate(c.members):
+            nodes = np.array(mem, dtype=np.int64)
+            white, black = c._white_ok[nodes], c._black_ok[nodes]
+            only_white, only_black = white & ~black, black & ~white
+            surplus = int(only_black.sum()) - int(only_white.sum())
+            either = int((white & black).sum())
+            neither = ~white & ~black
+            hard = np.zeros(len(mem), dtype=np.int64)
+            if abs(surplus) > either:
+                hard = np.where((only_black if surplus > 0 else only_white) | neither, 1, -1)
+            elif neither.any():
+                hard = neither.astype(np.int64)
             colour = self._colour_major(g)
-            if colour:
-                lifts.update({v: level if c.due[v] == colour else -level for v in mem})
-        return lifts
+            due = c._due[nodes]
+            pref = np.where(due == colour, 1, -1) if colour else np.zeros(len(mem), dtype=np.int64)
+            for v, h, p in zip(mem, hard.tolist(), pref.tolist()):
+                if h or p:
+                    signs[v] = (h, p)
+        return signs
+
+    def _colour_lifts(self) -> dict[int, int]:
+        """Under ``colours: alternate``, the start potential's lift of each player :meth:`_colour_signs` lifts or
+        lowers: about the colour hard and preference levels' multipliers (the even number at or below each), by
+        its signs. This keeps every pair of a group feasible at those levels and the pairs between a lifted and
+        a lowered player as tight as before."""
+        c = self.c
+        hard = c.multipliers[COLOUR_HARD] & ~1  # even: every potential keeps its parity (:mod:`.blossom`)
+        pref = c.multipliers[COLOUR_PREF] & ~1
+        return {v: h * hard + p * pref for v, (h, p) in self._colour_signs().items()}
+
+    def _ideal_start(self, m: Matcher, skip: set[int]) -> list[bool]:
+        """The ideal pairs of the groups not in ``skip`` under a staircase of potentials (the upper member of a
+        pair in group g gets -(g+1) * 2**17, the lower one twice the pair's cost plus as much) and the colour lifts
+        (:meth:`_colour_lifts`). A pair whose colour levels the lifts price (each level's cost twice the sum of its
+        two signs, :meth:`_colour_signs`) starts matched and tight; any other starts free, its lower member
+        without the pair's colour cost, so that its other pairs stay feasible. Which nodes got a potential."""
+        c = self.c
+        d = m.p
+        placed = [False] * c.nodes
+        signs = self._colour_signs()
+        lifts = self._colour_lifts()
+        pairs = [(u, v) for u, v in self._ideal().items()
+                 if c.place_of[u] < c.place_of[v] and c.group_of[u] not in skip]
+        if not pairs:
+            return placed
+        ends = np.array(pairs, dtype=np.int64)
+        table = c.level_table(ends[:, 0], ends[:, 1])
+        hard, pref = table[:, COLOUR_HARD].tolist(), table[:, COLOUR_PREF].tolist()
+        mult = c.multipliers
+        for (u, v), hb, pb in zip(pairs, hard, pref):
+            step = (c.group_of[u] + 1) << 17
+            su, sv = signs.get(u, (0, 0)), signs.get(v, (0, 0))
+            d[u] = -step + lifts.get(u, 0)
+            if 2 * hb == su[0] + sv[0] and 2 * pb == su[1] + sv[1]:
+                d[v] = 2 * self.edges[u, v] - d[u]
+                m.mate[u], m.mate[v] = v, u
+            else:
+                d[v] = 2 * (self.edges[u, v] - mult[COLOUR_HARD] * hb - mult[COLOUR_PREF] * pb) + step + lifts.get(v, 0)
+            placed[u] = placed[v] = True
+        return placed
 
     def _matcher(self) -> Matcher:
-        """G' with start duals: the ideal pairs matched under a staircase of potentials (the upper member
-        of a pair in group g gets -(g+1) * 2**17, the lower one twice the pair's cost plus as much, so that
-        floats and pattern changes between ideal pairs are never cheaper than the pairs themselves); every
-        other node the largest potential its edges to those allow; any edge still infeasible repaired.
+        """G' with start duals: the ideal pairs matched under a staircase of potentials and the colour lifts
+        (:meth:`_ideal_start`), so that floats and pattern changes between ideal pairs are never cheaper than the
+        pairs themselves; every other node the largest potential its edges to those allow; any edge still
+        infeasible repaired.
 
         Under ``sides: single`` the start of :meth:`_side_matcher`."""
         c = self.c
@@ -1150,24 +1286,8 @@ class Solver:
         if c.mode == "colours" and self._rings:
             self._ring_start(m)
             return m
-        ideal = self._ideal()
         d = m.p
-        placed = [False] * c.nodes
-        lifts = self._colour_lifts()
-        for u, v in ideal.items():
-            m.mate[u] = v
-            if c.place_of[u] < c.place_of[v]:
-                step = (c.group_of[u] + 1) << 17
-                d[u], d[v] = -step, 2 * self.edges[u, v] + step
-                if lifts.get(u, 0) > 0 and lifts.get(v, 0) > 0:  # due the lifted colour: the lifts pay its cost
-                    d[v] -= lifts[u] + lifts[v]
-                placed[u] = placed[v] = True
-        for v, lift in lifts.items():
-            if placed[v]:
-                d[v] += lift
-        for u, v in ideal.items():  # a pair that the lifts left loose starts free
-            if lifts.get(u, 0) + lifts.get(v, 0) < 0:
-                m.mate[u] = -1
+        placed = self._ideal_start(m, set())
         for v in range(c.nodes):
             if not placed[v]:
                 d[v] = min((w - d[x] for x, w in m.adj[v].items() if placed[x]), default=0)
@@ -1217,12 +1337,8 @@ class Solver:
                 d[v] = x
                 placed[v] = True
         ringed = {c.group_of[pairs[0][0]] for pairs, _ in self._rings if pairs}
-        for u, v in self._ideal().items():  # groups without a ring: their ideal pairs, as :meth:`_matcher` starts
-            g = c.group_of[u]
-            if g not in ringed and c.place_of[u] < c.place_of[v]:
-                step = (g + 1) << 17
-                d[u], d[v] = -step, 2 * self.edges[u, v] + step
-                placed[u] = placed[v] = True
+        ideal = self._ideal_start(m, ringed)  # groups without a ring: their ideal pairs, as :meth:`_matcher` starts
+        placed = [a or b for a, b in zip(placed, ideal)]
         for v in range(c.nodes):
             if not placed[v]:
                 d[v] = min((w - d[x] for x, w in adj[v].items() if placed[x]), default=0)
