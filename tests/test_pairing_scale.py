@@ -1014,6 +1014,53 @@ def test_colours_piled_in_whole_groups_start_from_their_slide(n: int, seed: int,
     _check_round(event)
 
 
+def _whites_win(seed: int) -> Callable[[str, str], str]:
+    """Results where White (the first player) wins nine games in ten that are not drawn: the leaders have had
+    White round after round, so whole score groups may take only Black (RULES.md 2.10's hard limits)."""
+    rng = random.Random(seed)
+    return lambda a, b: "1/2" if rng.random() < 0.1 else ("1-0" if rng.random() < 0.9 else "0-1")
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,seed,rounds", [(60, 1, 7), (90, 2, 7), pytest.param(120, 3, 7, marks=pytest.mark.slow)])
+def test_groups_short_of_one_colour_start_from_hard_lifts(n: int, seed: int, rounds: int) -> None:
+    """``colours: alternate`` where White wins: in some groups the players who may take only Black outnumber those
+    who may take White, so some of them must meet each other, each pair breaking a hard limit (RULES.md 2.10).
+    :meth:`Solver._colour_signs` lifts that class (and anyone who may take neither colour) and lowers the rest;
+    the start matches pairs of two lifted players, tight at the hard level and feasible on G', where before they
+    started free and each cost a search over the group. Every round is networkx's minimum."""
+    event = _mode_event("colours", n, seed)
+    result = _whites_win(seed)
+    lifted_pairs = 0
+    for _ in range(rounds):
+        state = round_state(event, event.paired_rounds + 1)
+        costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+        solver_ = Solver(costs)
+        signs = solver_._colour_signs()
+        for mem in costs.members:
+            nodes = np.array(mem, dtype=np.int64)
+            white, black = costs._white_ok[nodes], costs._black_ok[nodes]
+            only_white, only_black = int((white & ~black).sum()), int((black & ~white).sum())
+            short = abs(only_black - only_white) > int((white & black).sum())
+            limited = only_black > only_white
+            for v, w, b in zip(mem, white.tolist(), black.tolist()):
+                if short:  # the class in surplus and those who may take neither colour are lifted, the rest lowered
+                    assert signs[v][0] == (1 if (b and not w if limited else w and not b) or not (w or b) else -1)
+                else:  # only those who may take neither colour are lifted
+                    assert signs.get(v, (0, 0))[0] == (0 if w or b else 1)
+        m = solver_._matcher()
+        for u, v in enumerate(m.mate):
+            if u < v < costs.n and signs.get(u, (0, 0))[0] == signs.get(v, (0, 0))[0] == 1:
+                assert costs.levels(u, v)[COLOUR_HARD] == 1  # a breach the lifts pay
+                assert m.adj[u][v] == m.p[u] + m.p[v]  # tight
+                lifted_pairs += 1
+        for (i, j), w in solver_.edges.items():
+            assert 2 * w >= m.p[i] + m.p[j]  # feasible
+        _check_round(event)
+        event = _play_round(event, result)
+    assert lifted_pairs  # the case occurred
+
+
 @given(st.lists(st.integers(-(1 << 110), 1 << 110), max_size=40), st.integers(0, 1 << 100))
 def test_bands_split_potentials_into_narrow_runs(values: list[int], spread: int) -> None:
     """The check's bands (:func:`solver._bands`): every index once, each band in index order and spanning less

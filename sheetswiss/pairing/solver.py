@@ -90,6 +90,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import itertools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -317,6 +318,8 @@ class Solver:
         self._extra: list[tuple[np.ndarray, np.ndarray]] = []
         self._signs: dict[int, tuple[int, int]] | None = None
         """Under ``colours: alternate``, :meth:`_colour_signs` once computed."""
+        self._hard_groups: list[bool] | None = None
+        """:meth:`_colour_hard` of each group, once computed."""
         """Pairs that tie a ring's pattern level with its own, of low draw (:meth:`_ring_draws`)."""
         self._boundaries()
         self._candidates()
@@ -554,8 +557,9 @@ class Solver:
         meets a lifted one and the lifted players left meet each other, breaking a hard limit (RULES.md 2.10), so
         the cheapest matching by distance keeps the order of each class as :meth:`_colour_ranks` says: the k-th
         player of the upper half of one class is the natural partner of the k-th of the lower half of the other,
-        and of the lifted class with its own. Each player gets those partners of ranks k - ``_WINDOW`` to k +
-        ``_WINDOW`` (and as many past the classes' difference in size)."""
+        and of the lifted class with its own (inside one half, the k-th from the top with the k-th from the
+        bottom). Each player gets those partners of ranks k - ``_WINDOW`` to k + ``_WINDOW`` (and as many past
+        the classes' difference in size)."""
         c = self.c
         signs = self._colour_signs()
         hard = np.array([signs.get(v, (0, 0))[0] for v in mem], dtype=np.int64)
@@ -567,10 +571,11 @@ class Solver:
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
         near = np.arange(-_WINDOW, _WINDOW + 1)
-        for one, other in ((1, -1), (-1, 1), (1, 1)):
-            upper = places[top & (hard == one)]
-            lower = places[~top & (hard == other)]
-            if c.pattern == "fold":
+        for (one, other), (upper_side, lower_side, turn) in itertools.product(
+                ((1, -1), (-1, 1), (1, 1)), ((top, ~top, False), (top, top, True), (~top, ~top, True))):
+            upper = places[upper_side & (hard == one)]
+            lower = places[lower_side & (hard == other)]
+            if turn != (c.pattern == "fold"):
                 lower = lower[::-1]
             if not len(upper) or not len(lower):
                 continue
@@ -1231,6 +1236,15 @@ class Solver:
                     signs[v] = (h, p)
         return signs
 
+    def _colour_hard(self, g: int) -> bool:
+        """Whether :meth:`_colour_signs` lifts or lowers players of group g at the colour hard level: their
+        potentials then lie a hard level apart, and the check bounds each pair by its own colour levels
+        (:meth:`_colour_bound`) rather than by a floor."""
+        if self._hard_groups is None:
+            signs = self._colour_signs()
+            self._hard_groups = [any(signs.get(v, (0, 0))[0] for v in mem) for mem in self.c.members]
+        return self._hard_groups[g]
+
     def _colour_lifts(self) -> dict[int, int]:
         """Under ``colours: alternate``, the start potential's lift of each player :meth:`_colour_signs` lifts or
         lowers: about the colour hard and preference levels' multipliers (the even number at or below each), by
@@ -1586,13 +1600,14 @@ class Solver:
         # level, and a class lifted by :meth:`_colour_lifts` is then cleared block by block
         parts = [[p for p in places if c.due[mem[p]] == k] for k in (0, 1, 2)]
         pref = 2 * c.multipliers[COLOUR_PREF]
+        hard = self._colour_hard(g)  # hard lifts: the colour levels of each pair, not a floor
         for k, part in enumerate(parts):
             if not part:
                 continue
             rows, a = [mem[p] for p in part], [pot[p] for p in part]
             near = None if centre is None else [centre[p] for p in part]
-            self._scan(rows, a, rows, a, pref if k else 0, m, nest, exact, pattern, near, twice_pattern,
-                       places=(part, part), colours=not k)
+            self._scan(rows, a, rows, a, pref if k and not hard else 0, m, nest, exact, pattern, near, twice_pattern,
+                       places=(part, part), colours=not k or hard)
             for other in parts[:k] + parts[k + 1:]:
                 if other:
                     self._scan(rows, a, [mem[p] for p in other], [pot[p] for p in other], 0, m, nest, exact,
@@ -1637,7 +1652,8 @@ class Solver:
                 fixed = 2 * (mult[SCORE] * c.score_table[g][h] + mult[HEIGHT] * (c.height[h] - c.height[g])
                              - (c.duals_above[h] - c.duals_above[g]))
                 if top_upper[g] + top_lower[h] > fixed:
-                    self._scan(c.members[g], upper[g], c.members[h], lower[h], fixed, m, nest, exact, None)
+                    self._scan(c.members[g], upper[g], c.members[h], lower[h], fixed, m, nest, exact, None,
+                               colours=self._colour_hard(g) or self._colour_hard(h))
 
     def _side_parts(self, g: int) -> list[tuple[int, list[int], list[int]]]:
         """Under ``sides: single``: group g's players by side bias, each part as (bias, players, their places in
