@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from sheetswiss.errors import SheetswissError
 from sheetswiss.history import RoundKind, history, total
 from sheetswiss.model import Event, Player
 from sheetswiss.pairing import Pairing, check_pairing, pair_round
+from sheetswiss.pairing.costs import Costs
 from sheetswiss.pairing.gcpause import without_cycle_collection
 from sheetswiss.pairing.levels import BALANCE, HEIGHT, RANDOM, SCORE
 from sheetswiss.pairing.state import RoundState, round_state
@@ -261,6 +263,32 @@ def test_the_round_state_is_what_the_records_say(case: tuple[Event, int], seed: 
         rating = {p.name: p.rating or 0 for p in before.players}
         if pairing.round > 1:
             assert state.order == tuple(sorted(state.order, key=lambda x: (-scores[x], rank[x], -rating[x], x)))
+
+
+def _positions(pairs: frozenset[frozenset[str]], at: dict[str, int]) -> set[tuple[int, int]]:
+    """The pairs of players both in ``at``, by their positions there, the lower first."""
+    return {(min(at[a], at[b]), max(at[a], at[b])) for a, b in map(tuple, pairs) if a in at and b in at}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(events(), st.integers(0, 1000))
+def test_the_costs_know_the_round_states_pairs_by_position(case: tuple[Event, int], seed: int) -> None:
+    """The pairs that have met (RULES.md 2.3), those kept out even in the rematch fallback (2.12) and the side
+    assignments played (3), turned from names into positions over arrays, are the round state's, pair by
+    pair; pairs with a player not paired this round (dropped, not yet joined) are left out."""
+    event, rounds = case
+    for before, pairing in _play_checked(event, rounds, seed):
+        state = round_state(before, pairing.round)
+        state = replace(state, forbidden=frozenset(sorted(state.met, key=sorted)[::2]))  # any pairs of met
+        costs = Costs(before, state, state.order, rematches=True)
+        at = {x: i for i, x in enumerate(state.order)}
+        everyone = [(i, j) for i in range(len(at)) for j in range(i + 1, costs.nodes)]
+        assert {(i, j) for i, j in everyone if costs.have_met(i, j)} == _positions(state.met, at)
+        both = np.array(everyone, dtype=np.int64).reshape(-1, 2)
+        allowed = costs.allowed_many(both[:, 0], both[:, 1]).tolist()
+        assert {pair for pair, ok in zip(everyone, allowed) if not ok} == _positions(state.forbidden, at)
+        assert set(costs._side_one.tolist()) == {at[a] * costs.nodes + at[b] for a, b in state.played
+                                                 if a in at and b in at}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -16,9 +16,10 @@ distances can be halves). A *boundary* k lies between score groups k and k + 1; 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar, final
 
@@ -105,6 +106,23 @@ def two_sided(sides: str, colours: str) -> str:
     return "colours" if colours == "alternate" else ""
 
 
+def _codes(pairs: Collection[Iterable[str]], index: Mapping[str, int], nodes: int, *,
+           ordered: bool = False) -> np.ndarray:
+    """``a * nodes + b`` for each pair of names whose two players are both in ``index`` (``a`` and ``b`` their
+    positions there), sorted: ``a < b``, or with ``ordered`` in the pair's own order. The names are looked up
+    in one pass and the pairs made over arrays (a round state at 8,000 players has some 50,000 pairs)."""
+    at = np.fromiter(map(index.get, itertools.chain.from_iterable(pairs), itertools.repeat(-1)), dtype=np.int64)
+    if len(at) != 2 * len(pairs):
+        raise ValueError("a pair that is not of two players")
+    at = at.reshape(-1, 2)
+    at = at[(at >= 0).all(axis=1)]
+    a, b = at[:, 0], at[:, 1]
+    if not ordered:
+        a, b = np.minimum(a, b), np.maximum(a, b)
+    out: np.ndarray = np.sort(a * nodes + b)  # each pair once: the pairs are a set
+    return out
+
+
 def _members(keys: np.ndarray, table: np.ndarray) -> np.ndarray:
     """Whether each of ``keys`` is in the sorted array ``table``."""
     if not len(table):
@@ -175,26 +193,11 @@ class Costs:
         self.due = [due_colour(seq) or 0 for seq in seqs] + [0] * (n % 2)
         """Each node's due colour (RULES.md 2.10): 1 White, 2 Black, 0 none."""
         self._due = np.array(self.due, dtype=np.int64)
-        self.met: list[set[int]] = [set() for _ in range(n)]
-        """The positions each player has met (RULES.md 2.3)."""
-        for pair in state.met:
-            a, b = tuple(pair)
-            if a in index and b in index:
-                self.met[index[a]].add(index[b])
-                self.met[index[b]].add(index[a])
-        self.forbidden: list[set[int]] = [set() for _ in range(n)]
-        """Pairs of :attr:`met` that stay out of G even when rematches are allowed (RULES.md 2.12)."""
-        for pair in state.forbidden:
-            a, b = tuple(pair)
-            if a in index and b in index:
-                self.forbidden[index[a]].add(index[b])
-                self.forbidden[index[b]].add(index[a])
-        self._forbidden = np.array(sorted(i * self.nodes + j for i in range(n) for j in self.forbidden[i] if i < j),
-                                   dtype=np.int64)
-        self._met = np.array(sorted(i * self.nodes + j for i in range(n) for j in self.met[i] if i < j),
-                             dtype=np.int64)
-        self._side_one = np.array(sorted(index[a] * self.nodes + index[b] for a, b in state.played
-                                         if a in index and b in index), dtype=np.int64)
+        self._met = _codes(state.met, index, self.nodes)
+        """``i * nodes + j`` for each pair ``i < j`` that has met (RULES.md 2.3), sorted."""
+        self._forbidden = _codes(state.forbidden, index, self.nodes)
+        """The pairs of :attr:`_met` that stay out of G even when rematches are allowed (RULES.md 2.12)."""
+        self._side_one = _codes(state.played, index, self.nodes, ordered=True)
         """``a * nodes + b`` for each pair where a has played side 1 against b."""
         pool = [False] * self.nodes
         for x in bye_pool:
@@ -344,13 +347,19 @@ class Costs:
             out[bye] = np.array(self.pool, dtype=bool)[i[bye]]
         return out
 
+    def have_met(self, i: int, j: int) -> bool:
+        """Whether players ``i`` and ``j`` have met (RULES.md 2.3): a rematch. The bye node has met no one."""
+        code = min(i, j) * self.nodes + max(i, j)
+        at = int(np.searchsorted(self._met, code))
+        return at < len(self._met) and int(self._met[at]) == code
+
     def assignments(self, i: int, j: int) -> list[tuple[tuple[int, int, int], int, int]]:
         """The edges of the pair ``i < j`` still allowed, one per side assignment (side 1, White, first), each
         with its costs at the score level (the scaled side cost), colour hard and colour preference, cheapest
         first: the same costs as :func:`score`, :func:`colour_hard` and :func:`colour_preference` take the
         cheaper of."""
         out = []
-        spent = np.array([j in self.met[i]]) if i < self.n and j < self.n else np.array([False])
+        spent = np.array([self.mode == "sides" and self.have_met(i, j)])
         for first, second in ((i, j), (j, i)):
             a, b = np.array([first]), np.array([second])
             if self.mode == "sides":
