@@ -636,6 +636,40 @@ def test_sides_single_after_any_history_is_exact(n: int, rounds: int, seed: int,
     assert sum(costs.encode(i, j) for i, j in pairs) == _reference_cost(event, pool, False)
 
 
+@given(st.integers(4, 40), st.booleans(), st.randoms(use_true_random=False))
+@settings(max_examples=80, deadline=None)
+def test_ring_swap_never_lengthens_the_ring(half: int, sources: bool, rng: random.Random) -> None:
+    """:meth:`Solver._ring_swap` on a random ring of ``2 * half`` places: some optional players (all sources or
+    all sinks) are in it, more are out; it keeps as many in, and the ring's cheapest transport (the sum of
+    |flow - median| round the circle, :meth:`Solver._ring_phi`) never gets dearer."""
+    length = 2 * half
+    pairs = rng.randrange(2, half + 1)
+    inside = rng.randrange(1, pairs + 1)
+    spare = rng.randrange(1, half + 1)
+    fixed = [rng.randrange(length) for _ in range(pairs)]
+    rest = [rng.randrange(length) for _ in range(pairs - inside)]
+    optional_at = [rng.randrange(length) for _ in range(inside + spare)]
+    count = pairs + len(rest) + len(optional_at)
+    anti = np.full(count, -1, dtype=np.int64)
+    pos = np.full(count, -1, dtype=np.int64)
+    mine, theirs = (anti, pos) if sources else (pos, anti)
+    theirs[:pairs] = fixed
+    mine[pairs:pairs + len(rest)] = rest
+    mine[pairs + len(rest):] = optional_at
+    optional = np.arange(count) >= pairs + len(rest)
+    member = ~optional | (np.arange(count) < pairs + len(rest) + inside)
+
+    def cost() -> int:
+        ring = Solver._ring_phi(length, anti[member & (anti >= 0)], pos[member & (pos >= 0)])
+        assert ring is not None
+        return ring[2]
+
+    before = cost()
+    Solver._ring_swap(length, anti, pos, member, optional, mine, sources)
+    assert int((member & optional).sum()) == inside
+    assert cost() <= before
+
+
 def _cover_cost(counts: list[int], costs: np.ndarray, role: Callable[[int, int], tuple[int, int]] | None = None,
                 spread: list[list[tuple[int, int]]] | None = None) -> int:
     """The cheapest transport of the blocks' double cover by networkx: at ``costs``, or (``role``, ``spread``)

@@ -914,7 +914,8 @@ class Solver:
 
         * **Floats.** Who floats up from a block is decided at the float balance and position levels (RULES.md
           2.5): its players by float balance up, then place; who floats down only by float balance (the highest
-          first) and the levels below, which leave it open (the lowest placed are taken first here). A block
+          first) and the levels below, which leave it open inside a balance class: the group's ring chooses
+          (:meth:`_side_stay`), else the lowest placed are taken first. A block
           sends and receives several floats (say 80 of its players to the group three below and 5 to the next):
           each one takes the next players of those lists, the nearest groups first, so that G' can pair them
           all at once at the score, side and height levels, and joins the k-th of the upper ones with the
@@ -926,8 +927,8 @@ class Solver:
           (round the list): who floats down is open.
         * **Inside a group**, each player of one block gets the other block's players nearest its ideal partners'
           places (:meth:`_centres`), ``_WINDOW`` on each side.
-        * **The stayers** (the players of each group that the lists above leave in it) are paired by the slide's
-          ring (:meth:`_side_ring`): G' takes each ring pair and the ring's neighbours within ``_WINDOW``."""
+        * **The stayers** (the players of each group that the floats leave in it) are paired by the slide's ring
+          (:meth:`_side_ring`): G' takes each ring pair and the ring's neighbours within ``_WINDOW``."""
         c = self.c
         of, _, pairs, _ = self._blocks()
         members: dict[int, list[int]] = defaultdict(list)
@@ -938,6 +939,17 @@ class Solver:
                               dtype=np.int64) for k, mem in members.items()}
         falling = {k: np.array(sorted(mem, key=lambda v: (c.down[v], -c.place_of[v]) if v != c.bye else (0, 0)),
                                dtype=np.int64) for k, mem in members.items()}
+        rings: list[list[tuple[int, int]]] = []
+        for g in range(c.groups):
+            here = [k for k in members if group[k] == g]
+            ups = {k: sum(int(pairs[k, b]) for b in members if group[b] < g) for k in here}
+            downs = {k: sum(int(pairs[k, b]) for b in members if group[b] > g) for k in here}
+            chosen, ring = self._side_stay(g, {k: rising[k][:ups[k]].tolist() for k in here},
+                                           {k: falling[k].tolist() for k in here}, downs)
+            rings.append(ring)
+            for k, first in chosen.items():
+                taken = set(first)
+                falling[k] = np.array(first + [v for v in falling[k].tolist() if v not in taken], dtype=np.int64)
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
         near = np.arange(-_WINDOW, _WINDOW + 1, dtype=np.int64)
@@ -983,19 +995,7 @@ class Solver:
             rank = (np.arange(len(upper), dtype=np.int64)[:, None] + near[None, :]) % len(lower)
             rows.append(np.broadcast_to(upper[:, None], rank.shape).reshape(-1))
             cols.append(lower[rank].reshape(-1))
-        floating: set[int] = set()
-        """Who floats: each block's first up-floaters and down-floaters by the lists above, as many as the flow
-        sends up and down."""
-        for k in members:
-            up = sum(int(pairs[k, b]) for b in members if group[b] < group[k])
-            down = sum(int(pairs[k, b]) for b in members if group[b] > group[k])
-            risers = set(rising[k][:up].tolist())
-            floating |= risers
-            floating.update([v for v in falling[k].tolist() if v not in risers][:down])
-        for g, mem in enumerate(c.members):
-            ring = self._side_ring(g, [v for v in mem if v not in floating and v != c.bye and c.bias[v]])
-            if ring is None:
-                continue
+        for ring in rings:
             one, two = self._ring_edges(ring)
             rows.append(one)
             cols.append(two)
@@ -1005,29 +1005,78 @@ class Solver:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
 
-    def _side_ring(self, g: int, nodes: Sequence[int]) -> list[tuple[int, int]] | None:
-        """The stayers ``nodes`` of group ``g`` under ``sides: single`` with ``slide``, paired by the slide's ring
-        (:meth:`_colour_ring`): the players of negative side bias meet those of positive bias at no side cost
-        (RULES.md 3), so the more numerous sign are the sources, and their surplus turns into sinks (pairs that pay
-        the side cost). The sources and sinks in ring order (the i-th meets the i-th); ``None`` for a ring too
-        small or odd. Each player also gets its partners of lowest draw among the ties (:meth:`_ring_draws`)."""
+    def _side_stay(self, g: int, risers: dict[int, list[int]], falling: dict[int, list[int]],
+                   downs: dict[int, int]) -> tuple[dict[int, list[int]], list[tuple[int, int]]]:
+        """Who of group ``g`` floats down under ``sides: single``, and its stayers' ring (:meth:`_side_ring`).
+
+        Each block of the group (its up-floaters ``risers``, its players by down cost ``falling``) floats down as
+        many as the roles' flow says (``downs``), the cheapest down costs first. Where the last one ties with
+        players who stay (a float balance class, RULES.md 2.5), the levels above leave open which of the class
+        float, and the pattern decides: in the largest such class the ring picks them (:meth:`_ring_swap`). The
+        chosen down-floaters of each block, cheapest first, and the ring's pairs."""
         c = self.c
+        held = {v for first in risers.values() for v in first}
+        chosen: dict[int, list[int]] = {}
+        classes: dict[int, tuple[list[int], int]] = {}
+        """Each block whose last down-floater ties with a stayer: that class, and how many of it float."""
+        for k, order in falling.items():
+            rest = [v for v in order if v not in held and v != c.bye]
+            count = downs[k]
+            chosen[k] = rest[:count]
+            if 0 < count < len(rest) and c.down[rest[count - 1]] == c.down[rest[count]]:
+                tied = [v for v in rest if c.down[v] == c.down[rest[count]]]
+                classes[k] = (tied, count - sum(1 for v in rest[:count] if c.down[v] < c.down[rest[count]]))
+        largest = max(classes, key=lambda k: len(classes[k][0]), default=None)
+        tied, away = classes[largest] if largest is not None else ([], 0)
+        optional = [v for v in tied if c.bias[v]]
+        gone = held | {v for first in chosen.values() for v in first}
+        ring = self._side_ring(g, [v for v in c.members[g] if (v not in gone or v in optional) and v != c.bye
+                                   and c.bias[v]], optional, away if optional else 0)
+        if ring is None:
+            return chosen, []
+        pairs, left = ring
+        if largest is not None and optional:
+            chosen[largest] = [v for v in chosen[largest] if v not in tied] + left
+        return chosen, pairs
+
+    def _side_ring(self, g: int, nodes: Sequence[int], optional: Sequence[int], away: int
+                   ) -> tuple[list[tuple[int, int]], list[int]] | None:
+        """The players ``nodes`` of group ``g`` under ``sides: single`` with ``slide``, but ``away`` of those in
+        ``optional`` (of one side bias), paired by the slide's ring (:meth:`_colour_ring`): the players of negative
+        side bias meet those of positive bias at no side cost (RULES.md 3), so the more numerous sign are the
+        sources, and their surplus turns into sinks (pairs that pay the side cost). Which optional players leave
+        the ring is chosen by :meth:`_ring_swap`. The pairs in ring order (the i-th source meets the i-th sink) and
+        the optional players left out; ``None`` for a ring too small or odd. Each player also gets its partners
+        of lowest draw among the ties (:meth:`_ring_draws`)."""
+        c = self.c
+        out = set(optional[len(optional) - away:]) if away else set()
+        nodes = [v for v in nodes if v not in out]
         if len(nodes) % 2:  # one more floats: the likeliest to float up of the more numerous sign
             major = 1 if 2 * sum(c.bias[v] > 0 for v in nodes) > len(nodes) else -1
-            nodes = [v for v in nodes if v != min((v for v in nodes if c.bias[v] * major > 0),
-                                                   key=lambda v: (c.up[v], c.place_of[v]))]
+            drop = min((v for v in nodes if c.bias[v] * major > 0 and v not in optional),
+                       key=lambda v: (c.up[v], c.place_of[v]), default=None)
+            nodes = [v for v in nodes if v != drop]
         m = len(nodes)
-        if c.pattern != "slide" or m < 2 * _WINDOW + 8:
+        if c.pattern != "slide" or m < 2 * _WINDOW + 8 or m % 2:
             return None
-        held = np.array(nodes, dtype=np.int64)
         half = c.half[g]
         length = 2 * half
-        place = np.array([c.place_of[v] for v in nodes], dtype=np.int64)
+        every = np.array([*nodes, *out], dtype=np.int64)
+        place = np.array([c.place_of[v] for v in every], dtype=np.int64)
         pos, anti = place % length, (place + half) % length
-        source = np.array([c.bias[v] < 0 for v in nodes], dtype=bool)
-        if 2 * int(source.sum()) < m:
-            source = ~source
-        if not self._ring_turn(length, anti, pos, source, source.copy(), int(source.sum()) - m // 2):
+        member = np.arange(len(every)) < m
+        negative = np.array([c.bias[v] < 0 for v in every], dtype=bool)
+        sign = -1 if 2 * int((negative & member).sum()) >= m else 1
+        source = negative if sign < 0 else ~negative
+        if out:
+            optional_mask = np.isin(every, np.array(list(optional), dtype=np.int64))
+            at = anti if c.bias[next(iter(out))] * sign > 0 else pos
+            self._ring_swap(length, np.where(source, anti, -1), np.where(~source, pos, -1), member, optional_mask,
+                            at, c.bias[next(iter(out))] * sign > 0)
+        held = every[member]
+        source, pos, anti = source[member], pos[member], anti[member]
+        surplus = int(source.sum()) - m // 2
+        if not self._ring_turn(length, anti, pos, source, source.copy(), surplus):
             return None
         ring = self._ring_phi(length, anti[source], pos[~source])
         if ring is None:
@@ -1035,7 +1084,34 @@ class Solver:
         phi, start, _ = ring
         unrolled, src, snk = self._ring_pairs(length, start, anti, pos, source)
         self._ring_draws(held[src], held[snk], anti[src], pos[snk], unrolled, phi)
-        return list(zip(held[src].tolist(), held[snk].tolist()))
+        return list(zip(held[src].tolist(), held[snk].tolist())), every[~member].tolist()
+
+    @staticmethod
+    def _ring_swap(length: int, anti: np.ndarray, pos: np.ndarray, member: np.ndarray, optional: np.ndarray,
+                   at: np.ndarray, sources: bool) -> None:
+        """Improve which of a ring's ``optional`` players (all sources, at their antipodes, or all sinks, at their
+        places: ``at``) are in it (``member``, changed in place), one swap at a time: each swap takes out one and
+        puts in another, which moves the ring's flow by one along the stretch between them, and the best swap is
+        made while its cost change, counted with the median of the flow held, is below 0 (the true change is no
+        larger: the median then only improves it)."""
+        for _ in range(int(optional.sum())):
+            flow = np.cumsum(np.bincount(anti[member & (anti >= 0)], minlength=length)
+                             - np.bincount(pos[member & (pos >= 0)], minlength=length))
+            k = np.sort(flow)[(length - 1) // 2]
+            up = np.concatenate([[0], np.cumsum(np.where(flow >= k, 1, -1))])
+            down = np.concatenate([[0], np.cumsum(np.where(flow <= k, 1, -1))])
+            inside, outside = np.nonzero(member & optional)[0], np.nonzero(~member & optional)[0]
+            if not len(inside) or not len(outside):
+                return
+            r, q = at[inside][:, None], at[outside][None, :]
+            if sources:  # out at r: -1 from r on; in at q: +1 from q on
+                change = np.where(r < q, down[q] - down[r], up[r] - up[q])
+            else:  # out at r: +1 from r on; in at q: -1 from q on
+                change = np.where(r < q, up[q] - up[r], down[r] - down[q])
+            best = np.unravel_index(int(np.argmin(change)), change.shape)
+            if change[best] >= 0:
+                return
+            member[inside[best[0]]], member[outside[best[1]]] = False, True
 
     def _centres(self, g: int, places: np.ndarray) -> list[np.ndarray]:
         """The ideal partners' places in group ``g`` of players at ``places``: ``slide`` p + h and p - h,
