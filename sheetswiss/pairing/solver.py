@@ -316,11 +316,11 @@ class Solver:
         self._floats: list[tuple[int, int]] = []
         """Under ``colours: alternate`` with ``slide``: the float the start expects at each odd boundary."""
         self._extra: list[tuple[np.ndarray, np.ndarray]] = []
+        """Pairs that tie a ring's pattern level with its own, of low draw (:meth:`_ring_draws`)."""
         self._signs: dict[int, tuple[int, int]] | None = None
         """Under ``colours: alternate``, :meth:`_colour_signs` once computed."""
         self._hard_groups: list[bool] | None = None
         """:meth:`_colour_hard` of each group, once computed."""
-        """Pairs that tie a ring's pattern level with its own, of low draw (:meth:`_ring_draws`)."""
         self._boundaries()
         self._candidates()
 
@@ -448,7 +448,7 @@ class Solver:
             upper, lower = c.members[g], c.members[g + 1]
             best = lower[:_TOP] + _class_leaders(lower, c.up, _TOP if c.mode else _LEADERS)
             proposed.append(_product(upper, best))
-            if c.mode == "colours":
+            if c.mode == "colours" and (self._colour_hard(g) or self._colour_hard(g + 1)):
                 proposed.append(self._colour_floats(g))
             if len(lower) <= _SMALL:
                 proposed.append(_product(upper[-_TOP:], lower))
@@ -527,9 +527,10 @@ class Solver:
         return np.concatenate(rows), np.concatenate(cols)
 
     def _colour_floats(self, g: int) -> tuple[np.ndarray, np.ndarray]:
-        """Under ``colours: alternate``, floats from group g to group g + 1 that keep the colour hard limits
-        (RULES.md 2.10): each upper player with the first ``_TOP`` of each float balance class among the lower
-        players it may meet without breaking one. Where a history piled one colour up, a whole class's leaders
+        """Under ``colours: alternate``, next to a group where hard limits lift players (:meth:`_colour_hard`):
+        floats from group g to group g + 1 that keep the colour hard limits (RULES.md 2.10), each upper player
+        with the first ``_TOP`` of each float balance class among the lower players it may meet without breaking
+        one. Where a history piled one colour up, a whole class's leaders
         may all break a limit with the upper players limited to the same colour (the float a group short of
         colours sends down is one of those): without these pairs, at 8,000 players after a history paired by
         swisspair, the first solve floated players from far down the group below and the first check found
