@@ -52,10 +52,10 @@ failing pair is repaired by lowering one end's potential.
 Events with two edges per pair (``colours: alternate``, RULES.md 2.10; ``sides: single``, 3) go the same
 way: a pair's cost is the cheaper of its two assignments, at least its pattern and draw inside a group and its
 float levels between groups, so the certificate holds as it stands, and the candidate graph takes each
-player's nearest partners without a colour or side cost as its clean ones. Both modes pair classes of
-players (due White or Black; side bias below or above 0) in order: between two sorted rows of players the
-cheapest matching by a convex cost of distance keeps their order, so the candidate graph also holds each
-player's partners of nearby rank in the other class (:meth:`Solver._colour_ranks`, :meth:`Solver._side_ranks`).
+player's nearest partners without a colour or side cost as its clean ones. Under ``colours: alternate`` the
+two classes of a group (due White or Black) meet in order: between two sorted rows of players the cheapest
+matching by a convex cost of distance keeps their order, so the candidate graph also holds each player's
+partners of nearby rank in the other class (:meth:`Solver._colour_ranks`).
 Under ``colours: alternate`` with ``slide`` each large group starts from its ring (:meth:`Solver._colour_ring`):
 the slide's pattern cost is a distance on a circle, so the group's two colour classes meet by a circular
 transport whose cheapest assignment and potentials have a closed form; G' holds its pairs and, where many pairs
@@ -333,7 +333,7 @@ class Solver:
         or the cheapest bye without its draw (2.4) for the bye boundary. Every crossing pair costs at least
         that, so the reduced costs of single floats stay >= 0."""
         c = self.c
-        if c.mode == "sides":  # floats are everywhere (:meth:`_side_ranks`): no boundary is crossed once only
+        if c.mode == "sides":  # floats are everywhere (:meth:`_side_flows`): no boundary is crossed once only
             return
         span = c.groups + (1 if c.bye >= 0 else 0)
         sizes = [len(m) for m in c.members] + ([1] if c.bye >= 0 else [])
@@ -442,7 +442,6 @@ class Solver:
         if c.mode == "colours" and c.pattern == "slide":
             proposed.append(self._colour_rings())
         if c.mode == "sides":
-            proposed.append(self._side_ranks())
             proposed.append(self._side_flows())
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
@@ -831,39 +830,6 @@ class Solver:
         """Sources less sinks at positions up to each t of a ring of ``length`` positions."""
         out: np.ndarray = np.cumsum(np.bincount(sources, minlength=length) - np.bincount(sinks, minlength=length))
         return out
-
-    def _side_ranks(self) -> tuple[np.ndarray, np.ndarray]:
-        """Under ``sides: single`` the side cost sits at the score level and a pair of opposite side biases
-        costs nothing there (RULES.md 3), so players cross score groups to meet one: between the players due
-        side 1 (negative bias) and those due side 2 (positive), each in ranking order, the cheapest matching by
-        score distance (a convex cost of the distance) keeps their order. Each player due side 1 gets the
-        players due side 2 of ranks k - ``_WINDOW`` to k + ``_WINDOW`` (counted from either end), and every
-        player its nearest ones of its own bias and of bias 0."""
-        c = self.c
-        bias = np.array(c.bias, dtype=np.int64)
-        everyone = np.arange(c.n, dtype=np.int64)
-        rows: list[np.ndarray] = []
-        cols: list[np.ndarray] = []
-        near = np.arange(-_WINDOW, _WINDOW + 1, dtype=np.int64)
-
-        def align(first: np.ndarray, second: np.ndarray, offsets: np.ndarray) -> None:
-            if not len(first) or not len(second):
-                return
-            rank = np.arange(len(first), dtype=np.int64)[:, None] + offsets[None, :]
-            ok = (rank >= 0) & (rank < len(second))
-            rows.append(np.broadcast_to(first[:, None], rank.shape)[ok])
-            cols.append(second[rank[ok]])
-
-        ones, twos = everyone[bias < 0], everyone[bias > 0]
-        align(ones, twos, np.unique(np.concatenate([near, near + len(twos) - len(ones)])))
-        for b in np.unique(bias).tolist():
-            same = everyone[bias == b]
-            align(same, same, near[near > 0])
-            if b:
-                align(same, everyone[bias == 0], near)
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        return np.concatenate(rows), np.concatenate(cols)
 
     def _blocks(self) -> tuple[list[int], list[int], np.ndarray, list[int]]:
         """Under ``sides: single``: each node's block (score group and side bias; the bye alone), each block's
