@@ -38,6 +38,10 @@ import numpy as np
 
 __all__ = ["DOWN", "STAY", "UP", "BlockDuals", "block_duals"]
 
+_ROOM = 16
+"""Players of a block's role that get their own arc in the roles' transport beyond half again as many as the
+top levels' flow sends that way (:func:`_roles`)."""
+
 UP, DOWN, STAY = range(3)
 """A player's role in its pair: it floats up (meets a higher group), floats down, or stays in its group."""
 _Labels = tuple[int | None, ...]
@@ -108,16 +112,23 @@ def block_duals(counts: Sequence[int], costs: np.ndarray, rank: Sequence[int | N
     for a, b in zip(*np.nonzero(allowed)):
         graph.add_edge(int(a), k + int(b), weight=int(costs[a, b]))
     _, flow = nx.network_simplex(graph)
-    used = np.zeros((k, k), dtype=bool)
+    shipped = np.zeros((k, k), dtype=np.int64)
     for a in range(k):
         for b, amount in flow[a].items():
-            used[a, b - k] = amount > 0
+            shipped[a, b - k] = amount
+    used = shipped > 0
     arcs = [(a, k + b, int(costs[a, b])) for a, b in zip(*(x.tolist() for x in np.nonzero(allowed)))]
     arcs += [(k + b, a, -int(costs[a, b])) for a, b in zip(*(x.tolist() for x in np.nonzero(used)))]
     label = _labels(2 * k, arcs)
     source, sink = [-x for x in label[:k]], label[k:]
     tight = [(a, b) for a, b in zip(*(x.tolist() for x in np.nonzero(allowed))) if source[a] + sink[b] == costs[a, b]]
-    roles, pairs = _roles(counts, tight, rank, up, down)
+    order = np.array([-1 if r is None else r for r in rank], dtype=np.int64)
+    below = (order[None, :] > order[:, None]) & (order[None, :] >= 0) & (order[:, None] >= 0)
+    room = [_ROOM + int(max(x, y)) * 3 // 2 for x, y in zip(np.maximum((shipped * below.T).sum(axis=1),
+                                                                       (shipped.T * below.T).sum(axis=1)),
+                                                            np.maximum((shipped * below).sum(axis=1),
+                                                                       (shipped.T * below).sum(axis=1)))]
+    roles, pairs = _roles(counts, tight, rank, up, down, room)
     return BlockDuals([x + y for x, y in zip(source, sink)], pairs, *roles)
 
 
@@ -138,7 +149,7 @@ def _labels(nodes: int, arcs: Sequence[tuple[int, int, int]]) -> list[int]:
 
 
 def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequence[int | None],
-           up: Sequence[Sequence[int]], down: Sequence[Sequence[int]]
+           up: Sequence[Sequence[int]], down: Sequence[Sequence[int]], room: Sequence[int]
            ) -> tuple[tuple[list[_Labels], list[_Labels]], np.ndarray]:
     """The role levels' cheapest flow on the double cover's ``tight`` block pairs (source block, sink block), and
     the labels of each block's roles on each side (:class:`BlockDuals`).
@@ -146,7 +157,10 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
     Nodes: each block's source and sink, and each role of each (``8 * A + side * 4 + role``, the block itself at
     ``role`` 3). A source ships each of its players to one of its roles, at that player's cost of the role (one
     arc per distinct cost, as wide as the players of that cost; staying is free); a tight block pair joins the
-    source's role to the sink's at no cost; the sink's roles return the players the same way."""
+    source's role to the sink's at no cost; the sink's roles return the players the same way. Only a block's
+    ``room`` cheapest players of a role get their own arcs, the rest one arc at the next cost: fewer arcs for
+    the simplex, and a cheaper flow than the true one only where a role takes more players than that (the
+    labels stay feasible: they bound each player's own cost from below)."""
     k = len(counts)
 
     def node(block: int, side: int, role: int) -> int:
@@ -168,8 +182,11 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
         graph.add_node(node(a, 1, 3), demand=int(counts[a]))
         for role, values in ((UP, up[a]), (DOWN, down[a]), (STAY, [0] * int(counts[a]))):
             width: dict[int, int] = defaultdict(int)
-            for x in values:
+            ordered = sorted(values)
+            for x in ordered[:room[a]]:
                 width[int(x)] += 1
+            if len(ordered) > room[a]:
+                width[int(ordered[room[a]])] += len(ordered) - room[a]
             for cost, players in width.items():
                 if (a, 0, role) in taken:
                     graph.add_edge(node(a, 0, 3), node(a, 0, role), weight=cost, capacity=players)
