@@ -891,9 +891,10 @@ class Solver:
           lower ones of ranks k - ``_WINDOW`` to k + ``_WINDOW``. Those floats tie at every level but the seeded
           draw (RULES.md 2.11), which then decides who meets whom: each of them also gets its ``_LOWEST``
           partners of lowest draw among the other side's (``_WINDOW`` more on each side).
-        * **Every player of the upper block** also gets ``2 * _WINDOW + 1`` of the lower block's first q +
-          ``_WINDOW`` (q the pairs between them), the k-th the (k - ``_WINDOW``)-th to the (k + ``_WINDOW``)-th
-          (round the list): who floats down is open.
+        * **Every player of the upper block who may float down** (its down cost no dearer than the block's last
+          down-floater's) also gets ``2 * _WINDOW + 1`` of the lower block's first q + ``_WINDOW`` (q the pairs
+          between them), the k-th the (k - ``_WINDOW``)-th to the (k + ``_WINDOW``)-th (round the list): who
+          of a tied class floats down is open.
         * **Inside a group**, each player of one block gets the other block's players nearest its ideal partners'
           places (:meth:`_centres`), ``_WINDOW`` on each side.
         * **The stayers** (the players of each group that the floats leave in it) are paired by the slide's ring
@@ -960,7 +961,10 @@ class Solver:
                 continue
             if group[a] > group[b]:
                 a, b = b, a
-            upper, lower = np.array(members[a], dtype=np.int64), rising[b][:int(pairs[a, b]) + _WINDOW]
+            sending = sum(int(pairs[a, x]) for x in members if group[x] > group[a])
+            last = c.down[int(falling[a][min(sending, len(falling[a])) - 1])] if sending else -1
+            upper = np.array([v for v in members[a] if c.down[v] <= last], dtype=np.int64)
+            lower = rising[b][:int(pairs[a, b]) + _WINDOW]
             rank = (np.arange(len(upper), dtype=np.int64)[:, None] + near[None, :]) % len(lower)
             rows.append(np.broadcast_to(upper[:, None], rank.shape).reshape(-1))
             cols.append(lower[rank].reshape(-1))
@@ -1018,7 +1022,7 @@ class Solver:
         the optional players left out; ``None`` for a ring too small or odd. Each player also gets its partners
         of lowest draw among the ties (:meth:`_ring_draws`)."""
         c = self.c
-        out = set(optional[len(optional) - away:]) if away else set()
+        out = set(optional[:away])
         nodes = [v for v in nodes if v not in out]
         if len(nodes) % 2:  # one more floats: the likeliest to float up of the more numerous sign
             major = 1 if 2 * sum(c.bias[v] > 0 for v in nodes) > len(nodes) else -1
