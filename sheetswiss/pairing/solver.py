@@ -263,6 +263,29 @@ def _may_fail(a: Sequence[int], b: Sequence[int], fixed: int, px: np.ndarray, py
         yield xs[start:start + limit], ys[start:start + limit]
 
 
+def _aligned(nodes: np.ndarray, rows: Iterable[tuple[np.ndarray, np.ndarray, bool]]) -> tuple[np.ndarray, np.ndarray]:
+    """For each (upper, lower, backwards) of ``rows`` (places in ``nodes``; ``lower`` read from its end when
+    ``backwards``), the k-th of ``upper`` with the ``lower`` of ranks k - ``_WINDOW`` to k + ``_WINDOW``, and as
+    many past the difference of their sizes: the cheapest matching of two sorted rows by a convex cost of
+    distance keeps their order, so a row's natural partners lie there."""
+    near = np.arange(-_WINDOW, _WINDOW + 1)
+    one: list[np.ndarray] = []
+    two: list[np.ndarray] = []
+    for upper, lower, backwards in rows:
+        if backwards:
+            lower = lower[::-1]
+        if not len(upper) or not len(lower):
+            continue
+        shift = np.unique(np.concatenate([near, near + len(lower) - len(upper)]))
+        rank = np.arange(len(upper), dtype=np.int64)[:, None] + shift[None, :]
+        ok = (rank >= 0) & (rank < len(lower))
+        one.append(nodes[np.broadcast_to(upper[:, None], rank.shape)[ok]])
+        two.append(nodes[lower[rank[ok]]])
+    if not one:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(one), np.concatenate(two)
+
+
 def _bands(values: Sequence[int]) -> list[list[int]]:
     """Indexes of ``values`` in bands, each spanning less than half of ``_WIDE`` and listed in index order; the
     bands in order of value (one band when all values are that close)."""
@@ -504,28 +527,13 @@ class Solver:
         nodes = np.array(mem, dtype=np.int64)
         due = np.array([c.due[v] for v in mem], dtype=np.int64)
         places = np.arange(len(mem), dtype=np.int64)
-        rows: list[np.ndarray] = []
-        cols: list[np.ndarray] = []
         top, bottom = places < half, places >= half
-        for colour, upper_side, lower_side, turn in ((1, top, bottom, False), (2, top, bottom, False),
-                                                     (1, top, top, True), (2, top, top, True),
-                                                     (1, bottom, bottom, True), (2, bottom, bottom, True)):
-            upper = places[upper_side & (due == colour)]
-            lower = places[lower_side & (due != colour)]
-            if turn != (c.pattern == "fold"):
-                lower = lower[::-1]
-            if not len(upper) or not len(lower):
-                continue
-            excess = len(lower) - len(upper)
-            near = np.arange(-_WINDOW, _WINDOW + 1)
-            shift = np.unique(np.concatenate([near, near + excess]))
-            rank = np.arange(len(upper), dtype=np.int64)[:, None] + shift[None, :]
-            ok = (rank >= 0) & (rank < len(lower))
-            rows.append(nodes[np.broadcast_to(upper[:, None], rank.shape)[ok]])
-            cols.append(nodes[lower[rank[ok]]])
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        return np.concatenate(rows), np.concatenate(cols)
+        fold = c.pattern == "fold"
+        return _aligned(nodes, ((places[upper_side & (due == colour)], places[lower_side & (due != colour)],
+                                 turn != fold)
+                                for colour, upper_side, lower_side, turn in (
+                                    (1, top, bottom, False), (2, top, bottom, False), (1, top, top, True),
+                                    (2, top, top, True), (1, bottom, bottom, True), (2, bottom, bottom, True))))
 
     def _colour_floats(self, g: int) -> tuple[np.ndarray, np.ndarray]:
         """Under ``colours: alternate``, next to a group where hard limits lift players (:meth:`_colour_hard`):
@@ -570,25 +578,11 @@ class Solver:
         nodes = np.array(mem, dtype=np.int64)
         places = np.arange(len(mem), dtype=np.int64)
         top = places < half
-        rows: list[np.ndarray] = []
-        cols: list[np.ndarray] = []
-        near = np.arange(-_WINDOW, _WINDOW + 1)
-        for (one, other), (upper_side, lower_side, turn) in itertools.product(
-                ((1, -1), (-1, 1), (1, 1)), ((top, ~top, False), (top, top, True), (~top, ~top, True))):
-            upper = places[upper_side & (hard == one)]
-            lower = places[lower_side & (hard == other)]
-            if turn != (c.pattern == "fold"):
-                lower = lower[::-1]
-            if not len(upper) or not len(lower):
-                continue
-            shift = np.unique(np.concatenate([near, near + len(lower) - len(upper)]))
-            rank = np.arange(len(upper), dtype=np.int64)[:, None] + shift[None, :]
-            ok = (rank >= 0) & (rank < len(lower))
-            rows.append(nodes[np.broadcast_to(upper[:, None], rank.shape)[ok]])
-            cols.append(nodes[lower[rank[ok]]])
-        if not rows:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        return np.concatenate(rows), np.concatenate(cols)
+        fold = c.pattern == "fold"
+        return _aligned(nodes, ((places[upper_side & (hard == one)], places[lower_side & (hard == other)], turn != fold)
+                                for (one, other), (upper_side, lower_side, turn) in itertools.product(
+                                    ((1, -1), (-1, 1), (1, 1)),
+                                    ((top, ~top, False), (top, top, True), (~top, ~top, True)))))
 
     def _colour_rings(self) -> tuple[np.ndarray, np.ndarray]:
         """Under ``colours: alternate`` with ``slide``: each score group's ring (:meth:`_colour_ring`), set aside the
