@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections.abc import Iterator, Sequence
 
 import pytest
@@ -149,12 +148,12 @@ def test_seating_matches_brute_force_optimum(n: int, heats: int, seed: int, club
     assert (seating.repeats, seating.same_club) == _optimum(people, games, heats)
 
 
-def test_two_hundred_players_are_fast() -> None:
+def test_two_hundred_players_are_seated_without_a_repeat() -> None:
+    """Two hundred players in six clubs after six random heats: a valid seating with no repeat meeting (how long
+    it takes is measured by ``benchmarks/seating.py``, not here)."""
     people = players(200, clubs=("", "A", "B", "C", "D", "E"))
     games = random_history([p.name for p in people], 6, random.Random(3))
-    start = time.perf_counter()
     seating = seat_heat(people, games, Settings(), heat=7)
-    assert time.perf_counter() - start < 5
     check(seating, people, games, (3, 4))
     assert seating.repeats == 0
 
