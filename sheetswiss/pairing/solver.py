@@ -442,10 +442,11 @@ class Solver:
 
         The best floats: each upper player with the lower group's top ``_TOP`` and the first ``_LEADERS`` of
         each float balance class below (a float's cost rises with place inside a class, :func:`_class_leaders`);
-        under ``colours: alternate`` the first ``_TOP`` of each class, as a colour may rule out the first ones;
-        under ``sides: single`` the first one of each class, as the blocks' flow holds its floats
-        (:meth:`_side_flows`; at 8,000 players the ``_TOP`` of each class cost a fifth more CPU). The certificate
-        adds whatever pair this leaves out that the pairing needs."""
+        with two edges a pair (colours, sides) the first one of each class: next to a group short of one colour
+        the floats that keep the colour limits join too (:meth:`_colour_floats`), and under ``sides: single``
+        the blocks' flow holds the floats (:meth:`_side_flows`); the first ``_TOP`` of each class cost a fifth
+        more CPU at 8,000 players under sides and a tenth under colours. The certificate adds whatever pair
+        this leaves out that the pairing needs."""
         c = self.c
         proposed: list[tuple[np.ndarray, np.ndarray]] = []
         for g, mem in enumerate(c.members):
@@ -470,7 +471,7 @@ class Solver:
             proposed.append(self._side_flows())
         for g in range(c.groups - 1):
             upper, lower = c.members[g], c.members[g + 1]
-            best = lower[:_TOP] + _class_leaders(lower, c.up, 1 if c.mode == "sides" else _TOP if c.mode else _LEADERS)
+            best = lower[:_TOP] + _class_leaders(lower, c.up, 1 if c.mode else _LEADERS)
             proposed.append(_product(upper, best))
             if c.mode == "colours" and (self._colour_hard(g) or self._colour_hard(g + 1)):
                 proposed.append(self._colour_floats(g))
