@@ -20,21 +20,25 @@ from sheetswiss.seating import seat_heat, split_tables
 from sheetswiss.settings import Settings
 
 
-def field(players: int, heats: int = 6, seed: int = 3) -> tuple[list[Player], list[HeatGame]]:
-    """``players`` players in six clubs and ``heats`` heats in which everybody played at random tables."""
-    clubs = ("", "A", "B", "C", "D", "E")
-    people = [Player(name=f"P{i:04}", club=clubs[i % len(clubs)]) for i in range(players)]
-    rng = random.Random(seed)
+def random_history(names: list[str], heats: int, rng: random.Random) -> list[HeatGame]:
+    """``heats`` heats in which everybody plays, at random tables of 3 and 4."""
     games = []
     for heat in range(1, heats + 1):
-        order = [p.name for p in people]
+        order = names[:]
         rng.shuffle(order)
         start = 0
         for table, size in enumerate(split_tables(len(order), (3, 4)), start=1):
             games.append(HeatGame(heat=heat, table=table,
                                   seats=tuple(HeatSeat(player=p) for p in order[start:start + size])))
             start += size
-    return people, games
+    return games
+
+
+def field(players: int, heats: int = 6, seed: int = 3) -> tuple[list[Player], list[HeatGame]]:
+    """``players`` players in six clubs and ``heats`` heats in which everybody played at random tables."""
+    clubs = ("", "A", "B", "C", "D", "E")
+    people = [Player(name=f"P{i:04}", club=clubs[i % len(clubs)]) for i in range(players)]
+    return people, random_history([p.name for p in people], heats, random.Random(seed))
 
 
 def main(sizes: list[int]) -> None:

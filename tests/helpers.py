@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
 
 from click.testing import CliRunner
 
@@ -18,6 +21,19 @@ from sheetswiss.pairing import Pairing, pair_round
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 from sheetswiss.workbook.parse import parse_event
+
+
+def benchmark(name: str) -> ModuleType:
+    """The module of ``benchmarks/<name>.py`` (not a package), loaded once: its builders make test states too."""
+    key = f"benchmark_{name}"
+    if key not in sys.modules:
+        path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(key, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
 
 
 def make_event(players: Iterable[str | Player], games: Iterable[tuple[int, str, str | None, str | None]] = (),

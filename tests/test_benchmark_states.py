@@ -6,10 +6,8 @@ Small fields only; the benchmark itself is not run here."""
 from __future__ import annotations
 
 import importlib.util
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -17,18 +15,9 @@ from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.pairing import pair_round
 from sheetswiss.workbook.parse import parse_event
 
+from .helpers import benchmark
 
-def _benchmark(name: str = "pairing") -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _benchmark()
+BENCH = benchmark("pairing")
 HAS_SWISSPAIR = importlib.util.find_spec("swisspair") is not None
 
 
@@ -60,7 +49,7 @@ def test_the_default_state_does_not_depend_on_the_new_options() -> None:
 
 @pytest.mark.parametrize("state", ["late", "colours", "single", "double"])
 def test_the_state_is_what_its_workbook_reads_back_as(state: str, tmp_path: Path) -> None:
-    built = _benchmark("command").write_workbook(tmp_path / "event.xlsx", 30, 2, state)
+    built = benchmark("command").write_workbook(tmp_path / "event.xlsx", 30, 2, state)
     parsed = parse_event(ExcelBackend(tmp_path / "event.xlsx").read())
     assert parsed.players == built.players
     assert parsed.games == built.games

@@ -7,14 +7,10 @@ they check is the sparse solve and its certificate, not the fallback."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import itertools
 import random
-import sys
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
-from types import ModuleType
 
 import networkx as nx
 import numpy as np
@@ -35,7 +31,7 @@ from sheetswiss.pairing.transport import block_duals
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 
-from .helpers import add_round, random_results
+from .helpers import add_round, benchmark, random_results
 from .reference_levels import complete_graph_cost, oracle_levels
 
 
@@ -921,17 +917,6 @@ def test_a_player_far_above_the_rest_leaves_the_others_to_numpy(monkeypatch: pyt
     assert listed == failing
 
 
-def _benchmark_states() -> ModuleType:
-    """benchmarks/pairing.py, whose builder plays rounds with colours given by each player's balance."""
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "pairing.py"
-    spec = importlib.util.spec_from_file_location("benchmark_pairing_states", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("n,seed", [(97, 8), (160, 5), pytest.param(260, 6, marks=pytest.mark.slow)])
 def test_colours_from_each_groups_ring_are_exact(n: int, seed: int) -> None:
@@ -940,7 +925,7 @@ def test_colours_from_each_groups_ring_are_exact(n: int, seed: int) -> None:
     each large group round its ring (:meth:`Solver._colour_ring`). The sparse solve costs networkx's minimum on
     the complete graph, proven, and the ring's pairs keep the circle's order: each one's pattern cost is the
     circular distance between the source's antipode and the sink."""
-    bench = _benchmark_states()
+    bench = benchmark("pairing")
     event = bench.build(n, bench.SHAPES["colours"], seed)
     state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
@@ -987,7 +972,7 @@ def test_a_group_short_of_colours_keeps_its_floats_dear(monkeypatch: pytest.Monk
     keep one hard level of each float in the reduced costs (:meth:`Solver._colour_short`). Then the first solve
     crosses every odd boundary once, where with the whole float taken off it floated players out of the short
     groups and had to solve again without a boundary's dual; the pairing is networkx's minimum either way."""
-    bench = _benchmark_states()
+    bench = benchmark("pairing")
     event = bench.build(200, bench.SHAPES["colours"], 5, history_by="random", draws=0.35, round_=15)
     state = round_state(event, event.paired_rounds + 1)
     pool = state.bye_eligible or frozenset(state.order)
@@ -1031,7 +1016,7 @@ def test_colours_piled_in_whole_groups_start_from_their_slide(n: int, seed: int,
     pay the preference, where before they started free and each cost a search. G' still holds the rings' pairs
     (where a hard limit keeps many players of the piled colour apart, the ring's transport says whom they meet).
     The round is networkx's minimum."""
-    bench = _benchmark_states()
+    bench = benchmark("pairing")
     event = bench.build(n, bench.SHAPES["colours"], seed, history_by="random", round_=round_)
     state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)

@@ -11,10 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sheetswiss.errors import BadSetting
-from sheetswiss.heats import HeatGame, HeatSeat
+from sheetswiss.heats import HeatGame
 from sheetswiss.model import Player
 from sheetswiss.seating import Seating, meetings, seat_heat, split_tables
 from sheetswiss.settings import Settings
+
+from .helpers import benchmark
 
 
 @pytest.mark.parametrize(("n", "sizes", "expected"), [
@@ -50,18 +52,8 @@ def players(n: int, clubs: Sequence[str] = ("",)) -> list[Player]:
     return [Player(name=f"P{i:03}", club=clubs[i % len(clubs)]) for i in range(n)]
 
 
-def random_history(names: list[str], heats: int, rng: random.Random) -> list[HeatGame]:
-    """``heats`` heats in which everybody plays, at random tables of 3 and 4."""
-    games = []
-    for heat in range(1, heats + 1):
-        order = names[:]
-        rng.shuffle(order)
-        start = 0
-        for table, size in enumerate(split_tables(len(order), (3, 4)), start=1):
-            games.append(HeatGame(heat=heat, table=table,
-                                  seats=tuple(HeatSeat(player=p) for p in order[start:start + size])))
-            start += size
-    return games
+random_history = benchmark("seating").random_history
+"""``heats`` heats in which everybody plays, at random tables of 3 and 4 (the seating benchmark's history)."""
 
 
 def check(seating: Seating, people: Sequence[Player], games: Sequence[HeatGame], sizes: tuple[int, ...]) -> None:
