@@ -1003,7 +1003,8 @@ class Solver:
         if ring is None:
             return chosen, []
         pairs, left = ring
-        if largest is not None and optional:
+        if optional:
+            assert largest is not None
             chosen[largest] = [v for v in chosen[largest] if v not in tied] + left
         return chosen, pairs
 
@@ -1037,10 +1038,9 @@ class Solver:
         sign = -1 if 2 * int((negative & member).sum()) >= m else 1
         source = negative if sign < 0 else ~negative
         if out:
-            optional_mask = np.isin(every, np.array(list(optional), dtype=np.int64))
-            at = anti if c.bias[next(iter(out))] * sign > 0 else pos
-            self._ring_swap(length, np.where(source, anti, -1), np.where(~source, pos, -1), member, optional_mask,
-                            at, c.bias[next(iter(out))] * sign > 0)
+            sources = c.bias[optional[0]] * sign > 0
+            self._ring_swap(length, np.where(source, anti, -1), np.where(~source, pos, -1), member,
+                            np.isin(every, np.array(optional, dtype=np.int64)), anti if sources else pos, sources)
         held = every[member]
         source, pos, anti = source[member], pos[member], anti[member]
         surplus = int(source.sum()) - m // 2
