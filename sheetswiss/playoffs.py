@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeAlias, final, get_args
 
-from .errors import SheetswissError, UnknownName
+from .errors import Problems, SheetswissError, UnknownName
 from .model import Event, PlayerId, PlayoffSheet
 from .names import Names
 from .settings import BracketOrder, PlayoffSystem
@@ -528,7 +528,9 @@ class _Outcome:
 
 
 def _resolve(system: PlayoffSystem, seeds: tuple[PlayerId, ...], layout: tuple[_Spec, ...],
-             winners: Mapping[str, PlayerId]) -> Bracket:
+             winners: Mapping[str, PlayerId], rejected: list[BadWinner] | None = None) -> Bracket:
+    """The bracket with ``winners`` applied. Without ``rejected`` the first winner that cannot stand raises;
+    with it, each one is added there and left out (its match stays open, see :func:`advance`)."""
     ids = [spec.id for spec in layout]
     for match_id in winners:
         if match_id not in ids:
@@ -536,6 +538,17 @@ def _resolve(system: PlayoffSystem, seeds: tuple[PlayerId, ...], layout: tuple[_
     rank = {p: i for i, p in enumerate(seeds)}
     done: dict[str, _Outcome] = {}
     in_round: dict[int, list[str]] = {}
+    held: set[str] = set()
+    """Matches whose typed winner was left out: rejected, or waiting on a match left out before it."""
+
+    def waits_on_held(source: _Source) -> bool:
+        """The side is unknown only because a match it comes from had its typed winner left out."""
+        if isinstance(source, (_Result, _Reset)):
+            return source.match in held
+        if isinstance(source, _Ranked):
+            open_ = [m for m in in_round[source.round] if done[m].winner is None]
+            return bool(open_) and all(m in held for m in open_)
+        return False
 
     def entry(source: _Source) -> _Entry:
         if isinstance(source, _Seed):
@@ -563,7 +576,19 @@ def _resolve(system: PlayoffSystem, seeds: tuple[PlayerId, ...], layout: tuple[_
         sides = (Side(player=a if isinstance(a, str) else None, source=spec.a.text, bye=a is _BYE),
                  Side(player=b if isinstance(b, str) else None, source=spec.b.text, bye=b is _BYE))
         typed = winners.get(spec.id)
-        winner = _winner(spec, sides, a, b, typed)
+        try:
+            winner = _winner(spec, sides, a, b, typed)
+        except BadWinner as e:
+            if rejected is None:
+                raise
+            unknown = [source for source, entry in ((spec.a, a), (spec.b, b)) if entry is None]
+            if not (unknown and all(waits_on_held(source) for source in unknown)):
+                rejected.append(e)
+            elif typed not in rank:  # wrong whoever comes: not a player of this playoff at all
+                rejected.append(BadWinner(spec.id, f"{_where(spec, sides)}: {typed!r} is not a player of this "
+                                                   "playoff"))
+            held.add(spec.id)
+            winner, typed = None, None
         done[spec.id] = _Outcome(a, b, winner)
         in_round.setdefault(spec.round, []).append(spec.id)
         matches.append(Match(id=spec.id, label=spec.label, round=spec.round, section=spec.section, a=sides[0],
@@ -572,9 +597,14 @@ def _resolve(system: PlayoffSystem, seeds: tuple[PlayerId, ...], layout: tuple[_
     return Bracket(system=system, seeds=seeds, matches=tuple(matches), layout=layout)
 
 
+def _where(spec: _Spec, sides: tuple[Side, Side]) -> str:
+    """The match as a message names it: ``QF1 (Quarterfinal 1, Ana v Di)``."""
+    return f"{spec.id} ({spec.label}, {sides[0].text} v {sides[1].text})"
+
+
 def _winner(spec: _Spec, sides: tuple[Side, Side], a: _Entry, b: _Entry, typed: PlayerId | None) -> _Entry:
     """The match's winner: a walkover's own, the typed one if it stands, else ``None``."""
-    where = f"{spec.id} ({spec.label}, {sides[0].text} v {sides[1].text})"
+    where = _where(spec, sides)
     if a is _BYE or b is _BYE:
         through = b if a is _BYE else a
         if typed is not None and typed != through:
@@ -614,15 +644,31 @@ def new_bracket(system: PlayoffSystem, seeds: Sequence[PlayerId], *, order: Brac
     return _resolve(system, players, tuple(spec.layout(len(players), order, reset)), {})
 
 
-def advance(bracket: Bracket, winners: Mapping[str, PlayerId]) -> Bracket:
+def advance(bracket: Bracket, winners: Mapping[str, PlayerId], *,
+            rejected: list[BadWinner] | None = None) -> Bracket:
     """``bracket`` with ``winners`` (match id -> winner) added to those already typed; a new winner replaces an old.
 
     Every typed winner is checked where it stands: a winner who is not in that match, or a winner
     typed before the match's players are known, raises :class:`BadWinner`; an unknown match id
     raises :class:`~sheetswiss.errors.UnknownName`. ``advance(new_bracket(...), typed)`` rebuilds
     any state from the seeds and the winners typed so far, in any order.
+
+    With ``rejected``, every winner that cannot stand is added to it, in bracket order, instead of
+    raising the first, and its match stays open (RULES.md 6.9). A winner typed in a match whose players
+    are not known only because an earlier typed winner was left out cannot be judged yet: it is left
+    out too, without a problem of its own (the earlier one explains it), unless it names nobody among the
+    seeds, which is wrong whoever comes.
+
+    >>> found: list[BadWinner] = []
+    >>> b = advance(new_bracket("single", ["A", "B", "C", "D"]), {"SF1": "B", "SF2": "A", "F": "D"},
+    ...             rejected=found)
+    >>> [str(e) for e in found]
+    ["SF1 (Semifinal 1, A v D): 'B' is not in this match; type A or D", \
+"SF2 (Semifinal 2, B v C): 'A' is not in this match; type B or C"]
+    >>> b.winners
+    {}
     """
-    return _resolve(bracket.system, bracket.seeds, bracket.layout, {**bracket.winners, **winners})
+    return _resolve(bracket.system, bracket.seeds, bracket.layout, {**bracket.winners, **winners}, rejected)
 
 
 def outcomes(bracket: Bracket) -> Iterator[tuple[Fraction, Bracket]]:
@@ -647,7 +693,8 @@ def typed_bracket(event: Event, sheet: PlayoffSheet) -> tuple[Bracket, list[str]
     drawn, a new one seeded from the standings' top cut (RULES.md 6); with lines that say how it was seeded.
 
     A typed winner is matched to a seed as names are (RULES.md 1.6); a match id the bracket lacks, or a winner
-    who is not one of the match's players, is an error naming its cell."""
+    who is not one of the match's players, is an error naming its cell: every such cell is reported at once, in
+    the tab's order (RULES.md 6.9)."""
     from .standings import compute_standings
 
     settings = event.settings
@@ -665,17 +712,25 @@ def typed_bracket(event: Event, sheet: PlayoffSheet) -> tuple[Bracket, list[str]
     bracket = new_bracket(settings.playoff, seeds, order=settings.bracket_order, reset=settings.bracket_reset)
     known = Names(seeds)
     typed: dict[str, str] = {}
-    where: dict[str, str] = {}
-    for typed_winner in sheet.winners:
+    row: dict[str, int] = {}
+    """The match's winner cell's place among the typed ones, so that problems come in the tab's order."""
+    found: list[tuple[int, SheetswissError]] = []
+    for i, typed_winner in enumerate(sheet.winners):
         try:
             bracket.match(typed_winner.match)
         except SheetswissError as e:
-            raise SheetswissError(f"{typed_winner.match_cell}: {e}") from None
+            found.append((i, SheetswissError(f"{typed_winner.match_cell}: {e}")))
+            continue
         typed[typed_winner.match] = known.find(typed_winner.winner) or typed_winner.winner
-        where[typed_winner.match] = typed_winner.winner_cell
-    try:
-        return advance(bracket, typed), notes
-    except BadWinner as e:
-        winner = typed.get(e.match, "")
+        row[typed_winner.match] = i
+    rejected: list[BadWinner] = []
+    bracket = advance(bracket, typed, rejected=rejected)
+    for bad in rejected:
+        winner = typed[bad.match]
         hint = known.did_you_mean(winner) if known.find(winner) is None else ""
-        raise SheetswissError(f"{where.get(e.match, sheet.tab)}: {e}{hint}") from None
+        found.append((row[bad.match], SheetswissError(f"{sheet.winners[row[bad.match]].winner_cell}: {bad}{hint}")))
+    problems = Problems()
+    for _, problem in sorted(found, key=lambda item: item[0]):
+        problems.add(problem)
+    problems.raise_any()
+    return bracket, notes

@@ -66,6 +66,36 @@ def test_a_winner_not_in_the_match_names_the_cell(finished: Path, tmp_path: Path
     assert path.read_bytes() == before
 
 
+def test_every_bad_winner_cell_of_a_run_is_reported(finished: Path, tmp_path: Path) -> None:
+    path = playoff_event(finished, tmp_path, "single")
+    assert run("playoffs", str(path))[0] == 0
+    rows = ExcelBackend(path).read().rows("Playoffs")
+    a = {row[0]: row[2] for row in rows[2:9]}  # match id -> Player A, QF1 to QF4 in rows 3 to 6
+    b = {row[0]: row[3] for row in rows[2:6]}
+    ExcelBackend(path).fill_cells("Playoffs", {
+        "E3": "Nobody",  # round 1: bad
+        "E4": b["QF2"], "E5": a["QF3"], "E6": a["QF4"],
+        "E7": b["QF2"],  # SF1 waits on QF1: cannot be judged, and not reported
+        "E8": a["QF1"],  # round 2: not in SF2
+        "E9": "Zed",  # the final waits on SF1 and SF2, but Zed is nobody in this playoff
+    })
+    before = path.read_bytes()
+    code, _, err = run("playoffs", str(path))
+    assert code == 2 and path.read_bytes() == before and "Traceback" not in err
+    assert err.splitlines() == [
+        f"Error: Playoffs!E3: QF1 (Quarterfinal 1, {a['QF1']} v {b['QF1']}): 'Nobody' is not in this match; "
+        f"type {a['QF1']} or {b['QF1']}",
+        f"Error: Playoffs!E8: SF2 (Semifinal 2, {a['QF3']} v {a['QF4']}): {a['QF1']!r} is not in this match; "
+        f"type {a['QF3']} or {a['QF4']}",
+        "Error: Playoffs!E9: F (Final, winner of SF1 v winner of SF2): 'Zed' is not a player of this playoff",
+    ]
+    ExcelBackend(path).fill_cells("Playoffs", {"A12": "QF9", "E12": "Nobody"})  # an unknown match: its own line
+    code, _, err = run("playoffs", str(path))
+    assert code == 2 and [line[:19] for line in err.splitlines()] == [
+        "Error: Playoffs!E3:", "Error: Playoffs!E8:", "Error: Playoffs!E9:", "Error: Playoffs!A12"]
+    assert err.splitlines()[3].startswith("Error: Playoffs!A12: no match 'QF9' in this bracket; matches: QF1, ")
+
+
 def test_plan_for_88_players(tmp_path: Path) -> None:
     code, out, err = run("plan", "--players", "88")
     assert code == 0, err

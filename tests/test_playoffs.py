@@ -256,6 +256,39 @@ def test_a_correction_upstream_invalidates_a_later_winner() -> None:
     assert advance(b, {"SF2": "3", "F": "3"}).champion == "3"
 
 
+def test_every_bad_winner_is_collected_and_left_out() -> None:
+    found: list[BadWinner] = []
+    b = advance(new_bracket("single", EIGHT), {"QF1": "5", "QF2": "4", "QF3": "2", "QF4": "9", "SF1": "4",
+                                               "SF2": "7", "F": "4"}, rejected=found)
+    assert [(e.match, str(e).partition(": ")[2]) for e in found] == [
+        ("QF1", "'5' is not in this match; type 1 or 8"),
+        ("QF4", "'9' is not in this match; type 3 or 6"),
+        # SF1 (winner of QF1 v 4) and SF2 (2 v winner of QF4) wait on a bad cell: not judged; F waits on them
+    ]
+    assert b.winners == {"QF2": "4", "QF3": "2"} and [m.id for m in b.to_play] == ["QF1", "QF4"]  # open again
+    found.clear()
+    advance(new_bracket("single", EIGHT), {"QF1": "5", "QF2": "4", "QF3": "2", "QF4": "3", "SF1": "4", "SF2": "2",
+                                           "F": "Zed"}, rejected=found)
+    assert [str(e) for e in found][1:] == [  # SF1 is not judged; Zed is wrong whoever wins it
+        "F (Final, winner of SF1 v 2): 'Zed' is not a player of this playoff"]
+
+
+def test_a_winner_typed_early_is_reported_even_beside_a_bad_cell() -> None:
+    found: list[BadWinner] = []  # SF1 waits on QF1 (bad) and on QF2 (not typed): wrong whatever QF1 says
+    advance(new_bracket("single", EIGHT), {"QF1": "5", "SF1": "1"}, rejected=found)
+    assert [e.match for e in found] == ["QF1", "SF1"] and "players are not known yet" in str(found[1])
+
+
+def test_a_ranked_side_waits_on_a_bad_cell_only_when_the_rest_of_its_round_is_decided() -> None:
+    found: list[BadWinner] = []  # McIntyre: the semifinals' players are ranked among all round 1's results
+    decided = {"QF1": "4", "QF2": "3", "QF3": "2"}
+    advance(new_bracket("mcintyre8", EIGHT), {**decided, "QF4": "2", "SF1": "4"}, rejected=found)
+    assert [e.match for e in found] == ["QF4"]
+    found.clear()
+    advance(new_bracket("mcintyre8", EIGHT), {"QF1": "4", "QF2": "3", "QF4": "2", "SF1": "4"}, rejected=found)
+    assert [e.match for e in found] == ["QF4", "SF1"]  # QF3 is open: SF1 was typed too early anyway
+
+
 def test_unknown_match_system_order_and_wrong_sizes() -> None:
     with pytest.raises(UnknownName, match=r"no match 'QF9' in this bracket; matches: SF1, SF2, F"):
         advance(new_bracket("single", EIGHT[:4]), {"QF9": "1"})
