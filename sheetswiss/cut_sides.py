@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import final
 
-from .errors import SheetswissError
+from .errors import Problems, SheetswissError, excerpt
 from .model import Event, PlayerId, PlayoffSheet
 from .playoffs import Bracket
 
@@ -95,7 +95,7 @@ def chosen_corps(cells: Sequence[tuple[str, str, str]], bracket: Bracket) -> dic
 
     A cell holding a player of its match (``Ana``, or as the tool writes it, ``Ana corp ...``) names
     that player; the tool's own ``... chooses`` and ``unknown ...`` are read as nothing; anything else
-    is an error naming the cell.
+    is an error naming the cell: every such cell, one line each (:class:`~sheetswiss.errors.ManyProblems`).
 
     >>> from sheetswiss.playoffs import new_bracket
     >>> b = new_bracket("single", ["Ana", "Bo"])
@@ -103,17 +103,25 @@ def chosen_corps(cells: Sequence[tuple[str, str, str]], bracket: Bracket) -> dic
     {'F': 'Bo'}
     """
     out: dict[str, PlayerId] = {}
+    problems = Problems()
     for cell, match_id, text in cells:
         typed = text.strip()
         if not typed or typed.endswith(" chooses") or typed.startswith("unknown until"):
             continue
-        m = bracket.match(match_id)
+        try:
+            m = bracket.match(match_id)
+        except SheetswissError as e:
+            problems.add(SheetswissError(f"{cell}: {e}"))
+            continue
         players = [p for p in (m.a.player, m.b.player) if p is not None]
         found = [p for p in players if typed.lower() == p.lower() or typed.lower().startswith(p.lower() + " corp")]
         if not found:
             names = " or ".join(players) or "a player once the match is set"
-            raise SheetswissError(f"{cell}: {typed!r} is not a player of {match_id}; type the corp player, {names}")
+            problems.add(SheetswissError(f"{cell}: {excerpt(typed)} is not a player of {match_id}; type the corp "
+                                         f"player, {names}"))
+            continue
         out[match_id] = found[0]
+    problems.raise_any()
     return out
 
 

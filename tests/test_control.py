@@ -219,6 +219,15 @@ def test_a_heat_command_in_a_swiss_event_and_a_bad_number_are_refused(tmp_path: 
     assert control(ExcelBackend(path).read())["Output"] == "Control!B4: 'two' is not a round number (1, 2, 3 ...)"
 
 
+def test_a_bad_heat_and_a_bad_round_are_both_named(tmp_path: Path) -> None:
+    path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
+    ask(path, command="slips", heat="first", round=0, run=True)
+    api.watch(str(path), echo=lambda line: None, now=clock(), sleep=steps())
+    assert str(control(ExcelBackend(path).read())["Output"]).splitlines() == [
+        "Control!B3: 'first' is not a heat number (1, 2, 3 ...)",
+        "Control!B4: '0' is not a round number (1, 2, 3 ...)"]
+
+
 def test_a_request_saved_while_the_workbook_is_open_runs_once_it_is_closed(tmp_path: Path) -> None:
     path = new_workbook(tmp_path, [(n,) for n in PLAYERS])
     ask(path, command="pair", run=True)
@@ -281,8 +290,15 @@ def test_a_label_outside_column_a_is_refused(tmp_path: Path) -> None:
     wb[CONTROL]["A1"] = "Control"
     wb[CONTROL]["B1"] = "Value"
     wb.save(path)
-    with pytest.raises(SheetswissError, match=r"^Control!B2: the label 'Command' should be in column A"):
+    with pytest.raises(SheetswissError, match=r"^Control!B2, Control!B3, Control!B4 and 11 more: the labels "
+                                              r"'Command', 'Heat', .*, 'Output' should be in column A, with their "
+                                              r"values in B \(a column inserted\?\)"):
         find_control(ExcelBackend(path).read())
+    rows = [("Control", "Value"), *((label, None) if label != "Run" else (None, None, "Run")
+                                    for label in CONTROL_LABELS)]
+    with pytest.raises(SheetswissError, match=r"^Control!C9: the label 'Run' should be in column A, with its value "
+                                              r"in B \(a column inserted\?\); requests are refused until"):
+        find_control(Book({CONTROL: tuple(rows)}))
 
 
 # -- on a Google Sheet (the fake, through gspread) -----------------------------------------------------------
@@ -528,6 +544,12 @@ def test_a_missing_label_or_a_label_twice_is_refused() -> None:
     rows += [("Output", None), ("run", True)]
     with pytest.raises(SheetswissError, match=r"^Control!A16: a second row labelled 'Run' \(the first is row 9\)"):
         find_control(Book({CONTROL: tuple(rows)}))
+    rows += [("command", None)]  # every label twice is a line of its own, in the tab's order
+    with pytest.raises(SheetswissError) as e:
+        find_control(Book({CONTROL: tuple(rows)}))
+    assert str(e.value).splitlines() == [
+        "Control!A16: a second row labelled 'Run' (the first is row 9); keep one",
+        "Control!A17: a second row labelled 'Command' (the first is row 2); keep one"]
 
 
 def test_seat_a_heat_from_the_control_tab(tmp_path: Path) -> None:

@@ -97,6 +97,19 @@ def test_a_corp_not_in_the_match_names_the_cell(tmp_path: Path) -> None:
     assert message == "Playoffs!F3: 'Zed' is not a player of SF1; type the corp player, Ana or Di"
 
 
+def test_every_bad_corp_cell_is_a_line(tmp_path: Path) -> None:
+    path = netrunner_cut(tmp_path)
+    assert run("playoffs", str(path))[0] == 0
+    ExcelBackend(path).fill_cells("Playoffs", {"F3": "Zed", "F4": "Ana", "A12": "QF9", "F12": "Bo"})
+    before = path.read_bytes()
+    code, _, err = run("playoffs", str(path))
+    assert code == 2 and path.read_bytes() == before
+    assert err.splitlines() == [
+        "Error: Playoffs!F3: 'Zed' is not a player of SF1; type the corp player, Ana or Di",
+        "Error: Playoffs!F4: 'Ana' is not a player of SF2; type the corp player, Bo or Cy",
+        "Error: Playoffs!F12: no match 'QF9' in this bracket; matches: SF1, SF2, F"]
+
+
 def test_other_events_have_no_corp_column(tmp_path: Path) -> None:
     path = netrunner_cut(tmp_path)
     rows = ExcelBackend(path).read().rows("Settings")

@@ -84,6 +84,16 @@ def test_two_columns_with_the_same_header_name_both_cells(tmp_path: Path) -> Non
     assert errors(other, "standings", str(other))[0].startswith("Settings!B1, Settings!D1: 2 columns headed 'Value'")
 
 
+def test_every_missing_or_doubled_header_of_a_tab_is_a_line(tmp_path: Path) -> None:
+    path = paired(tmp_path)
+    ExcelBackend(path).fill_cells("Results", {"C1": "White", "E1": "Outcome", "H1": "table"})
+    assert errors(path, "standings", str(path)) == [
+        "Results!1: no column headed 'Player A' in row 1",
+        "Results!1: no column headed 'Result' in row 1",
+        "Results!B1, Results!H1: 2 columns headed 'Table'; sheetswiss cannot tell which one to read: "
+        "rename or delete all but one"]
+
+
 def paired(tmp_path: Path, name: str = "event.xlsx", **settings: object) -> Path:
     """A workbook of PLAYERS with round 1 paired (rows 2-5 of Results, results empty)."""
     path = new_workbook(tmp_path, PLAYERS, name=name, settings=dict(settings) or None)  # type: ignore[arg-type]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal, final
 
 from ..backends.base import Band, Book, Tab, TabFormat, Validation, Value, column_letter
-from ..errors import SheetswissError, excerpt
+from ..errors import Problems, SheetswissError, excerpt, first_few
 from .contract import CONTROL, CONTROL_HEADER, CONTROL_LABELS, CONTROL_OPTIONAL, CONTROL_STATUS
 from .parse import cell_text
 
@@ -175,16 +175,21 @@ class ControlCells:
         def text(label: str) -> str:
             return cell_text(self.values.get(label)).strip()
 
+        problems = Problems()  # a bad Heat and a bad Round are both named
+
         def number(label: str) -> int | None:
             shown = text(label)
             if shown == "":
                 return None
             if isinstance(self.values.get(label), bool) or not shown.isdigit() or int(shown) < 1:
-                raise SheetswissError(f"{self.cell(label)}: {excerpt(shown)} is not a {label.lower()} number "
-                                      "(1, 2, 3 ...)")
+                problems.add(SheetswissError(f"{self.cell(label)}: {excerpt(shown)} is not a {label.lower()} "
+                                             "number (1, 2, 3 ...)"))
+                return None
             return int(shown)
 
-        return Request(command=text("Command").lower(), heat=number("Heat"), round=number("Round"),
+        heat, round_ = number("Heat"), number("Round")
+        problems.raise_any()
+        return Request(command=text("Command").lower(), heat=heat, round=round_,
                        player=text("Player"), redo=is_ticked(self.values.get("Redo")),
                        dry_run=is_ticked(self.values.get("Dry run")), by=text("Requested by"),
                        at=text("Requested at"), check=is_ticked(self.values.get("Check")))
@@ -234,25 +239,32 @@ def find_control(book: Book) -> ControlCells | None:
             f"holds {held}" + (f"; it is in {moved} (a row inserted above it?)" if moved else "")
             + "; requests are refused until it is back in A1:B1")
     found = _labels_in(rows)
-    for label, (r, c) in sorted(found.items(), key=lambda kv: kv[1]):
-        if c != 1:
-            raise SheetswissError(
-                f"{CONTROL}!{column_letter(c)}{r}: the label {label!r} should be in column A, with its value in B "
-                "(a column inserted?); requests are refused until the labels are back in column A")
+    problems = Problems()  # every label out of place, missing or twice, in one run
+    misplaced = [(f"{CONTROL}!{column_letter(c)}{r}", label)
+                 for label, (r, c) in sorted(found.items(), key=lambda kv: kv[1]) if c != 1]
+    if misplaced:  # one line: moved labels have one cause and one fix (a column inserted: delete it)
+        many = len(misplaced) > 1
+        labels = ", ".join(repr(label) for _, label in misplaced)
+        problems.add(SheetswissError(
+            f"{first_few([cell for cell, _ in misplaced], limit=3)}: the label{'s' if many else ''} {labels} should "
+            f"be in column A, with {'their values' if many else 'its value'} in B (a column inserted?); requests are "
+            "refused until the labels are back in column A"))
     missing = [label for label in CONTROL_LABELS if label not in found and label not in CONTROL_OPTIONAL]
     if missing:
-        raise SheetswissError(f"{CONTROL}!A:A: no row labelled {', '.join(repr(m) for m in missing)}; the "
-                              f"Control tab needs a row for each of: {', '.join(CONTROL_LABELS)} "
-                              "(to make it again: delete this tab, then run sheetswiss control EVENT)")
+        problems.add(SheetswissError(f"{CONTROL}!A:A: no row labelled {', '.join(repr(m) for m in missing)}; the "
+                                     f"Control tab needs a row for each of: {', '.join(CONTROL_LABELS)} "
+                                     "(to make it again: delete this tab, then run sheetswiss control EVENT)"))
     seen: dict[str, int] = {}
     for r, row in enumerate(rows, start=1):
         label = cell_text(row[0] if row else None).strip()
         match = next((known for known in CONTROL_LABELS if known.lower() == label.lower()), None)
         if match is not None:
             if match in seen:
-                raise SheetswissError(f"{CONTROL}!A{r}: a second row labelled {match!r} (the first is row "
-                                      f"{seen[match]}); keep one")
+                problems.add(SheetswissError(f"{CONTROL}!A{r}: a second row labelled {match!r} (the first is row "
+                                             f"{seen[match]}); keep one"))
+                continue
             seen[match] = r
+    problems.raise_any()
     values = {label: (rows[r - 1][1] if len(rows[r - 1]) > 1 else None) for label, r in seen.items()}
     return ControlCells(CONTROL, seen, values)
 

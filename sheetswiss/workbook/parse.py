@@ -67,16 +67,18 @@ class Columns:
             raise missing_tab(book, tab)
         header = [cell_text(v).lower() for v in rows[0]] if rows else []
         self.index: dict[str, int] = {}
+        problems = Problems()  # every header missing or doubled, in one run
         for name in (*required, *optional):
             found = [i for i, text in enumerate(header) if text == name.lower()]
             if len(found) > 1:
                 cells = ", ".join(f"{tab}!{column_letter(i + 1)}1" for i in found)
-                raise BadWorkbook(f"{cells}: {len(found)} columns headed {name!r}; sheetswiss cannot tell which "
-                                  "one to read: rename or delete all but one")
-            if found:
+                problems.add(BadWorkbook(f"{cells}: {len(found)} columns headed {name!r}; sheetswiss cannot tell "
+                                         "which one to read: rename or delete all but one"))
+            elif found:
                 self.index[name] = found[0]
             elif name in required:
-                raise BadWorkbook(f"{tab}!1: no column headed {name!r} in row 1")
+                problems.add(BadWorkbook(f"{tab}!1: no column headed {name!r} in row 1"))
+        problems.raise_any()
         self.rows = rows[1:]
 
     def formula(self, name: str, row: int) -> str | None:
