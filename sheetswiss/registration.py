@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import final
 
 from .backends.base import Value, column_letter
-from .errors import BadWorkbook
+from .errors import BadWorkbook, Problems
 from .names import name_key
 
 __all__ = ["Duplicate", "NewPlayer", "Registrations", "Source", "header_key", "plan_registrations"]
@@ -122,13 +122,13 @@ def _name_columns(header: Sequence[str], name_column: str, label: str) -> tuple[
     keys = [header_key(h) for h in header]
     if name_column:
         wanted = [header_key(part) for part in name_column.split("+")]
-        found = []
+        problems = Problems()  # both parts of First name + Last name, when both are missing
         for want in wanted:
             if want not in keys:
-                raise BadWorkbook(f"{label}!1: no column headed {want!r} (setting registration_name); headers: "
-                                  + ", ".join(repr(h) for h in header if h))
-            found.append(keys.index(want))
-        return tuple(found)
+                problems.add(BadWorkbook(f"{label}!1: no column headed {want!r} (setting registration_name); "
+                                         "headers: " + ", ".join(repr(h) for h in header if h)))
+        problems.raise_any()
+        return tuple(keys.index(want) for want in wanted)
     for want in NAME_HEADERS:
         if want in keys:
             return (keys.index(want),)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import final
 
 from .backends.base import Value, column_letter
-from .errors import BadWorkbook, SheetswissError
+from .errors import BadWorkbook, Problems, SheetswissError
 from .model import Event, Game, PlayerId
 from .names import Names
 from .registration import header_key
@@ -94,15 +94,17 @@ def read_reports(label: str, rows: Sequence[Sequence[Value]]) -> tuple[Reported,
     if not rows:
         return ()
     header = [header_key(_text(h)) for h in rows[0]]
+    problems = Problems()  # every missing column, in one run
 
     def column(names: tuple[str, ...], what: str, required: bool = True) -> int | None:
         found = next((header.index(n) for n in names if n in header), None)
         if found is None and required:
-            raise BadWorkbook(f"{label}!1: no column for {what} (headed {', '.join(names[:3])})")
+            problems.add(BadWorkbook(f"{label}!1: no column for {what} (headed {', '.join(names[:3])})"))
         return found
 
     columns = {"round": column(_ROUND, "the round"), "reporter": column(_REPORTER, "who reports"),
                "result": column(_RESULT, "the result"), "opponent": column(_OPPONENT, "the opponent", False)}
+    problems.raise_any()
     out = []
     for r, row in enumerate(rows[1:], start=2):
         cells = {k: (_text(row[i]) if i is not None and i < len(row) else "") for k, i in columns.items()}

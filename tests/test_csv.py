@@ -102,3 +102,9 @@ def test_bad_csv_cells_name_line_and_column(tmp_path: Path) -> None:
     assert one_line_error(path, "import", str(src), str(path)) == "p.csv:2:4: 'Nobody' is not in Players"
     src.write_text("Round,Player A\nx,Ana\n", encoding="utf-8")
     assert one_line_error(path, "import", str(src), str(path)) == "p.csv:2:1: cannot read 'x' as a round number"
+    src.write_text("Round,Table,Player A,Player B,Result\nx,1,Ana,Nobody,1-0\n1,t,Zed,,1-0\n", encoding="utf-8")
+    before = path.read_bytes()  # every bad cell of the file, in its order
+    code, _, err = run("import", str(src), str(path))
+    assert code == 2 and path.read_bytes() == before and err.splitlines() == [
+        "Error: p.csv:2:1: cannot read 'x' as a round number", "Error: p.csv:2:4: 'Nobody' is not in Players",
+        "Error: p.csv:3:2: cannot read 't' as a table number", "Error: p.csv:3:3: 'Zed' is not in Players"]

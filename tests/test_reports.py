@@ -136,6 +136,13 @@ def test_unreadable_reports_and_a_missing_tab(event: Path, tmp_path: Path) -> No
     wb.save(bad)
     code, _, err = run("reports", str(bad))
     assert code == 2 and err == "Error: Reports!1: no column for the round (headed round, round number, which round)\n"
+    wb = load_workbook(bad)
+    wb["Reports"]["C1"] = "Outcome"  # every missing column is a line
+    wb.save(bad)
+    code, _, err = run("reports", str(bad))
+    assert code == 2 and err.splitlines() == [
+        "Error: Reports!1: no column for the round (headed round, round number, which round)",
+        "Error: Reports!1: no column for the result (headed result, your result, score)"]
 
 
 @pytest.fixture

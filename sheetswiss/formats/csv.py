@@ -15,7 +15,7 @@ import io
 from collections.abc import Mapping, Sequence
 
 from ..backends.base import Value
-from ..errors import SheetswissError
+from ..errors import Problems, SheetswissError, excerpt
 from ..model import Event, Player
 from ..names import Names
 from ..settings import parse_number
@@ -109,7 +109,8 @@ def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Pla
 
     A name matches a player as ``register`` matches them (case, accents, apostrophes and spaces aside); a
     name that matches nobody, or a round or table
-    that is not a whole number, is an error naming the line and column.
+    that is not a whole number, is an error naming the line and column; every such cell of the file is
+    reported in one run (:class:`~sheetswiss.errors.ManyProblems`).
     """
     header = [h.strip().lower() for h in rows[0]]
     col = {name: header.index(name.lower())
@@ -119,6 +120,7 @@ def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Pla
                               "Result")
     names = Names(p.name for p in players)
     out: list[dict[str, Value]] = []
+    problems = Problems()
     for n, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
             continue
@@ -128,14 +130,17 @@ def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Pla
             try:
                 number = parse_number(text) if text else None
             except ValueError:
-                raise SheetswissError(f"{source}:{n}:{col[name] + 1}: cannot read {text!r} as a score; a score is a "
-                                      "number from 0") from None
+                problems.add(SheetswissError(f"{source}:{n}:{col[name] + 1}: cannot read {excerpt(text)} as a "
+                                             "score; a score is a number from 0"))
+                continue
             if number is not None:
                 record[name] = int(number) if number.denominator == 1 else float(number)
         for name in ("Round", "Table"):
             text = _cell(row, col, name)
             if text and not text.isdigit():
-                raise SheetswissError(f"{source}:{n}:{col[name] + 1}: cannot read {text!r} as a {name.lower()} number")
+                problems.add(SheetswissError(f"{source}:{n}:{col[name] + 1}: cannot read {excerpt(text)} as a "
+                                             f"{name.lower()} number"))
+                continue
             record[name] = int(text) if text else None
         for name in ("Player A", "Player B"):
             text = _cell(row, col, name)
@@ -144,7 +149,9 @@ def results_in(rows: Sequence[Sequence[str]], source: str, players: Sequence[Pla
                 continue
             found = names.find(text)
             if found is None:
-                raise SheetswissError(f"{source}:{n}:{col[name] + 1}: {names.unknown(text, 'Players')}")
+                problems.add(SheetswissError(f"{source}:{n}:{col[name] + 1}: {names.unknown(text, 'Players')}"))
+                continue
             record[name] = found
         out.append(record)
+    problems.raise_any()
     return out
