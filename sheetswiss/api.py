@@ -49,7 +49,7 @@ from .workbook.parse import (
     parse_signups,
     require_players,
 )
-from .workbook.parse_heats import parse_attendance, parse_heat_tab, parse_heats
+from .workbook.parse_heats import parse_attendance, parse_heat_tab
 from .workbook.parse_playoffs import parse_playoffs
 from .workbook.render import (
     copied_tabs,
@@ -369,7 +369,8 @@ def publish(source: str | Backend, out: str | Path, *, now: dt.datetime | None =
             ends: dt.time | dt.datetime | None = None) -> Report:
     """Write the phone-friendly page set for players into the folder ``out``: pairings by name with
     table numbers (index.html) and the standings, or for a heat event the latest heat's seating and
-    the qualifiers. Each file is replaced atomically.
+    the qualifiers (after the heats: the elimination rounds' tables, and the places once the final is
+    scored, RULES.md 5.10-5.11). Each file is replaced atomically.
 
     The round clock (RULES.md 10.5): ``ends`` (a time today, or a date and time), else the time the round
     was paired (the Log) plus ``round_minutes``, is shown on the pairings page with a countdown."""
@@ -399,10 +400,22 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
     when = now
     feed: str | None = None
     if parse_settings_tab(book, Problems()).format == "heats":  # problems: read again with the other tabs
-        settings, _, games = _heat_event(book)
-        nav = [("index.html", "Seating"), ("qualifiers.html", "Qualifiers")]
-        pages = [pages_for.seating_page(settings.event_name, games, nav, when),
-                 pages_for.qualifiers_page(settings.event_name, heat_qualify(games, settings), nav, when)]
+        settings, _, games, rounds = _heat_event_rounds(book)
+        # after the heats the elimination rounds come first, and the places once the final is scored
+        if rounds and rounds[-1].stage == "final" and all(g.has_results for g in rounds if g.stage == "final"):
+            from .elimination import final_places
+
+            nav = [("index.html", "Places"), ("rounds.html", pages_for.rounds_title(rounds)),
+                   ("qualifiers.html", "Qualifiers")]
+            pages = [pages_for.places_page(settings.event_name, final_places(rounds, settings), nav, when),
+                     pages_for.rounds_page(settings.event_name, rounds, settings, nav, when, name="rounds.html")]
+        elif rounds:
+            nav = [("index.html", pages_for.rounds_title(rounds)), ("qualifiers.html", "Qualifiers")]
+            pages = [pages_for.rounds_page(settings.event_name, rounds, settings, nav, when)]
+        else:
+            nav = [("index.html", "Seating"), ("qualifiers.html", "Qualifiers")]
+            pages = [pages_for.seating_page(settings.event_name, games, nav, when)]
+        pages.append(pages_for.qualifiers_page(settings.event_name, heat_qualify(games, settings), nav, when))
     else:
         event = parse_event(book)
         table = compute_standings(event)
@@ -433,6 +446,14 @@ def publish_book(book: Book, out: str | Path, *, now: dt.datetime, ends: dt.time
 
 def _heat_event(book: Book) -> tuple[Settings, tuple[Player, ...], tuple[HeatGame, ...]]:
     """Settings, Players and Heats, every problem of the three raised at once."""
+    settings, players, games, _ = _heat_event_rounds(book, rounds_checked=False)
+    return settings, players, games
+
+
+def _heat_event_rounds(book: Book, *, rounds_checked: bool = True) -> tuple[
+        Settings, tuple[Player, ...], tuple[HeatGame, ...], tuple[HeatGame, ...]]:
+    """Settings, Players, the heat tables and the elimination rounds' tables, every problem raised at once; the
+    rounds' scored tables are checked as heat tables are unless ``rounds_checked`` is false."""
     problems = Problems()
     settings = parse_settings_tab(book, problems)
     if settings.format != "heats" and not problems:
@@ -440,12 +461,13 @@ def _heat_event(book: Book) -> tuple[Settings, tuple[Player, ...], tuple[HeatGam
                               "(make one with: sheetswiss new EVENT.xlsx --format heats)")
     players = parse_players(book, problems)
     games: tuple[HeatGame, ...] = ()
+    rounds: tuple[HeatGame, ...] = ()
     if settings.format == "heats":
         with problems.collect():
-            games = parse_heats(book, settings, players, problems)
-            check_tables(games, (), settings, problems)
+            games, rounds = parse_heat_tab(book, settings, players, problems)
+            check_tables(games, rounds if rounds_checked else (), settings, problems)
     problems.raise_any()
-    return settings, players, games
+    return settings, players, games, rounds
 
 
 def seat(source: str | Backend, *, heat: int, players: Sequence[str] | None = None, dry_run: bool = False,

@@ -15,14 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import final
 
-from .heats import Qualification, Status
+from .elimination import PlaceRow
+from .heats import Qualification, Status, places
 from .model import Event, HeatGame
 from .names import char_folds, name_key, sort_key
 from .playoffs import Bracket
+from .settings import Settings
 from .standings import Standings
 
-__all__ = ["Page", "clock_html", "pairings_page", "playoffs_page", "qualifiers_page", "seating_page",
-           "standings_page", "table_page"]
+__all__ = ["Page", "clock_html", "pairings_page", "places_page", "playoffs_page", "qualifiers_page", "rounds_page",
+           "rounds_title", "seating_page", "standings_page", "table_page"]
 
 _STYLE = """
 :root { color-scheme: light dark; --line: #8884; --accent: #1f6feb; }
@@ -266,3 +268,46 @@ def qualifiers_page(event_name: str, result: Qualification, pages: Sequence[tupl
              + (" Ties at the cut are marked tied; the GM decides." if any(r.note for r in result.rows) else ""))
     return table_page(event_name, pages, "qualifiers.html", "Qualifiers", intro,
                       ("#", "Player", "Wins", "Points", "Status"), rows, (0, 2, 3), when)
+
+
+def rounds_title(rounds: Sequence[HeatGame]) -> str:
+    """The elimination rounds played so far, for a title: ``Semifinal and final``, ``Quarterfinal``."""
+    stages = list(dict.fromkeys(g.stage for g in rounds))
+    named = ", ".join(stages[:-1]) + (" and " if len(stages) > 1 else "") + stages[-1]
+    return named[:1].upper() + named[1:]
+
+
+def rounds_page(event_name: str, rounds: Sequence[HeatGame], settings: Settings, pages: Sequence[tuple[str, str]],
+                when: dt.datetime, name: str = "index.html") -> Page:
+    """Every table of a heat event's elimination rounds (quarterfinal, semifinal, final; RULES.md 5.10), the latest
+    round first: each player with their score and place at the table once it is scored (RULES.md 5.3), the
+    table winners shaded. ``rounds`` are checked tables (a scored one has every score, or every Place)."""
+    stages = list(dict.fromkeys(g.stage for g in rounds))
+    rows: list[tuple[Sequence[object], str, bool]] = []
+    for stage in reversed(stages):
+        for g in sorted((g for g in rounds if g.stage == stage), key=lambda g: g.table):
+            placed = places(g, settings) if g.has_results else (0,) * len(g.seats)
+            seats = sorted(zip(placed, range(len(g.seats)), g.seats), key=lambda x: (x[0], x[1]))
+            for place, _, seat in seats:
+                score = "" if seat.score is None else (seat.score.numerator if seat.score.denominator == 1
+                                                       else float(seat.score))
+                rows.append(([stage.capitalize(), g.table, seat.player, score, place or ""], seat.player,
+                             place == 1))
+    latest = stages[-1]
+    waiting = [g for g in rounds if g.stage == latest and not g.has_results]
+    intro = (f"{latest.capitalize()}: find your name for your table." if waiting
+             else f"The {latest} is scored." if latest != "final" else "The final is scored: see the places.")
+    return table_page(event_name, pages, name, rounds_title(rounds), intro + " Shaded: the table winners.",
+                      ("Round", "Table", "Player", "Score", "Place"), rows, (1, 3, 4), when)
+
+
+def places_page(event_name: str, rows: Sequence[PlaceRow], pages: Sequence[tuple[str, str]], when: dt.datetime,
+                name: str = "index.html") -> Page:
+    """A heat event's final places (RULES.md 5.11), each with how it was decided; a shared place is ``5=``."""
+    cells: list[tuple[Sequence[object], str, bool]] = [
+        ([f"{r.place}{'=' if r.tied else ''}", r.player, r.how], r.player, r.place == 1) for r in rows]
+    intro = ("The final's order, then the runners-up of the rounds before (latest first) by their score as a share "
+             "of their table winner's, then by raw score." + (" Equal places (=): the rules cannot split them."
+                                                    if any(r.tied for r in rows) else ""))
+    return table_page(event_name, pages, name, "Places", intro, ("Place", "Player", "How it was decided"), cells,
+                      (0,), when)

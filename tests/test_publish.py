@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import openpyxl
 import pytest
 from click.testing import CliRunner
 
@@ -82,6 +83,39 @@ def test_a_heat_event_publishes_seating_and_qualifiers(tmp_path: Path) -> None:
     qualifiers = (tmp_path / "site" / "qualifiers.html").read_text()
     assert "Heat 4 seating" in index and "At the table" in index
     assert qualifiers.count("class=cut") == 16 and "alternate 1" in qualifiers
+
+
+def test_a_heat_event_publishes_its_semifinal_final_and_places(tmp_path: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(cli, ["demo", str(tmp_path), "--format", "wbc"]).exit_code == 0
+    path = tmp_path / "sheetswiss-wbc-demo.xlsx"
+    wb = openpyxl.load_workbook(path)
+    places = [row for row in wb["Places"].iter_rows(min_row=3, max_row=8, values_only=True)]
+    result = runner.invoke(cli, ["publish", str(path), str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    assert "Published 3 pages to" in result.output and "index.html, rounds.html, qualifiers.html" in result.output
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "<title>Places · sheetswiss demo WBC</title>" in index
+    shown = re.findall(r"<tr data-names=\"[^\"]*\"(?: class=cut)?><td class=num>(\d+=?)</td><td>([^<]*)</td>"
+                       r"<td>([^<]*)</td></tr>", index)
+    assert [(int(p), html.unescape(n), html.unescape(how)) for p, n, how in shown] == [
+        (place, player, how) for place, player, how, *_ in places]
+    rounds = (tmp_path / "site" / "rounds.html").read_text()
+    assert "Semifinal and final" in rounds and rounds.count("<td>Semifinal</td>") == 16
+    winner = str(places[0][1])
+    assert re.search(rf"class=cut><td>Final</td><td class=num>1</td><td>{re.escape(html.escape(winner))}</td>"
+                     r"<td class=num>\d+</td><td class=num>1</td>", rounds)
+    assert rounds.count("class=cut><td>Semifinal</td>") == 4  # the table winners
+
+    first_final = next(r for r, row in enumerate(wb["Heats"].iter_rows(values_only=True), start=1)
+                       if row[0] == "final")
+    wb["Heats"].delete_rows(first_final, 4)  # before the final is seated: the semifinal is the first page
+    wb.save(path)
+    result = runner.invoke(cli, ["publish", str(path), str(tmp_path / "site")])
+    assert result.exit_code == 0 and "index.html, qualifiers.html" in result.output, result.output
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "<title>Semifinal · sheetswiss demo WBC</title>" in index and "The semifinal is scored." in index
+    assert index.count("<td>Semifinal</td>") == 16 and "<td>Final</td>" not in index
 
 
 def test_during_the_playoff_the_bracket_is_the_first_page(site: Path) -> None:
