@@ -73,7 +73,12 @@ def test_check_in_needs_a_present_column_and_someone_in_it(tmp_path: Path) -> No
     code, _, err = run("pair", str(path))
     assert code == 2 and err == ("Error: Players!1: check_in is yes, so Players needs a column headed Present; "
                                  "mark each player who has arrived (yes), or set check_in to no\n")
-    ExcelBackend(path).fill_cells("Players", {"G1": "Present"})
+    ExcelBackend(path).fill_cells("Players", {"B3": "strong"})  # named together with the other problems
+    code, _, err = run("pair", str(path))
+    assert code == 2 and err.splitlines()[0].startswith("Error: Players!B3: ") and err.splitlines()[1:] == [
+        "Error: Players!1: check_in is yes, so Players needs a column headed Present; mark each player who has "
+        "arrived (yes), or set check_in to no"]
+    ExcelBackend(path).fill_cells("Players", {"G1": "Present", "B3": None})
     before = path.read_bytes()
     code, _, err = run("pair", str(path))
     assert code == 2 and "no player is marked in the Present column" in err

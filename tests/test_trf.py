@@ -182,6 +182,26 @@ def test_an_unreadable_record_names_its_line_and_column(tmp_path: Path, bad: str
     assert not dest.exists()
 
 
+def test_every_unreadable_field_of_a_file_is_a_line(tmp_path: Path) -> None:
+    lines = ["012 Cup", ("001    1      Ana".ljust(48) + "12x4").ljust(80) + " 1.0    1     2 w x",
+             "001    2      Bo".ljust(80) + " 0.0    2     1 q 0", "162  W 1.0    Q 0.5"]
+    src = tmp_path / "bad.trf"
+    src.write_text("\n".join(lines), encoding="utf-8")
+    dest = tmp_path / "bad.xlsx"
+    code, _, err = run("import", str(src), str(dest))
+    assert code == 2 and not dest.exists() and err.splitlines() == [
+        "Error: bad.trf:2:49: cannot read '12x4' as a rating; a whole number is expected",
+        "Error: bad.trf:2:99: cannot read 'x' as a result; TRF results: 1 = 0 + - W D L H F U Z, or blank",
+        "Error: bad.trf:3:97: cannot read 'q' as a colour; w, b, - or blank",
+        "Error: bad.trf:4:15: cannot read 'Q 0.5' as a scoring code and its points, e.g. W 1.0"]
+    with pytest.raises(SheetswissError) as e:  # across lines, once every line reads: a disagreement is one line
+        trf.read("001    1      Ana".ljust(91) + "   2 w =\n" + "001    2      Bo".ljust(91) + "   1 b 0\n"
+                 + "001    3      Cy".ljust(91) + "   4 w 1", "x.trf")
+    assert str(e.value).splitlines() == [
+        "x.trf:1:92: round 1: player 1 v 2 (w =) disagrees with line 2 (1 b 0)",
+        "x.trf:3:92: round 1: opponent 4 has no 001 record"]
+
+
 def test_short_and_unnumbered_records(tmp_path: Path) -> None:
     with pytest.raises(SheetswissError, match=r"^x.trf:1:5: a 001 record needs its starting rank in columns 5-8"):
         trf.read("001", "x.trf")

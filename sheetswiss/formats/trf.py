@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import final
 
-from ..errors import SheetswissError
+from ..errors import Problems, SheetswissError
 from ..history import RoundKind, RoundRecord, history
 from ..model import Event, PlayerId
 from ..scoring import scale_for
@@ -201,10 +201,11 @@ def write(event: Event, table: Standings, *, settings_text: Sequence[tuple[str, 
 
 
 class _Reader:
-    """Reads one file's lines, raising the first problem as ``file:line:column: ...``."""
+    """Reads one file's lines; each problem is ``file:line:column: ...``, gathered in :attr:`problems`."""
 
     def __init__(self, source: str) -> None:
         self.source = source
+        self.problems = Problems()
 
     def fail(self, line: int, column: int, message: str) -> SheetswissError:
         return SheetswissError(f"{self.source}:{line}:{column}: {message}")
@@ -231,27 +232,33 @@ class _Reader:
         number = self.number(text[4:8], line, 5, "a starting rank")
         if not number:
             raise self.fail(line, 5, "a 001 record needs its starting rank (1 to 9999) in columns 5-8")
+        rating = self.problems.attempt(self.number, text[48:52], line, 49, "a rating")
+        points = self.problems.attempt(self.points, text[80:84], line, 81)
+        rank = self.problems.attempt(self.number, text[85:89], line, 86, "a rank")
         rounds: list[TrfRound] = []
         for start in range(91, len(text), 10):
-            entry = text[start:start + 8].ljust(8)
-            opponent = self.number(entry[0:4], line, start + 1, "an opponent's starting rank")
-            colour = entry[5].lower()
-            if colour not in "wb- ":
-                raise self.fail(line, start + 6, f"cannot read {entry[5]!r} as a colour; w, b, - or blank")
-            code = entry[7].upper()
-            if code not in "1=0+-WDLHFUZ ":
-                raise self.fail(line, start + 8, f"cannot read {entry[7]!r} as a result; TRF results: {_CODES}")
-            if opponent == number:
-                raise self.fail(line, start + 1, f"player {number} is paired with themself")
-            if opponent and code in "HFUZ ":
-                raise self.fail(line, start + 8, f"result {code.strip() or 'blank'!r} is a bye or an absence, "
-                                                  f"but an opponent ({opponent}) is given")
-            rounds.append(TrfRound(opponent or None, colour.strip("- "), code.strip()))
+            rounds.append(self.problems.attempt(self._round, text[start:start + 8].ljust(8), line, start, number)
+                          or TrfRound(None, "", ""))  # a bad entry: the file is refused, every problem named
         while rounds and rounds[-1] == TrfRound(None, "", ""):
             rounds.pop()
-        return TrfPlayer(number=number, name=text[14:47].strip(), rating=self.number(text[48:52], line, 49, "a rating"),
-                         points=self.points(text[80:84], line, 81), rank=self.number(text[85:89], line, 86, "a rank"),
+        return TrfPlayer(number=number, name=text[14:47].strip(), rating=rating, points=points, rank=rank,
                          rounds=tuple(rounds), line=line)
+
+    def _round(self, entry: str, line: int, start: int, number: int) -> TrfRound:
+        """One round's entry of a 001 record (columns ``start + 1`` to ``start + 8``)."""
+        opponent = self.number(entry[0:4], line, start + 1, "an opponent's starting rank")
+        colour = entry[5].lower()
+        if colour not in "wb- ":
+            raise self.fail(line, start + 6, f"cannot read {entry[5]!r} as a colour; w, b, - or blank")
+        code = entry[7].upper()
+        if code not in "1=0+-WDLHFUZ ":
+            raise self.fail(line, start + 8, f"cannot read {entry[7]!r} as a result; TRF results: {_CODES}")
+        if opponent == number:
+            raise self.fail(line, start + 1, f"player {number} is paired with themself")
+        if opponent and code in "HFUZ ":
+            raise self.fail(line, start + 8, f"result {code.strip() or 'blank'!r} is a bye or an absence, "
+                                              f"but an opponent ({opponent}) is given")
+        return TrfRound(opponent or None, colour.strip("- "), code.strip())
 
 
 _SETTING = re.compile(r"### sheetswiss setting ([a-z0-9_]+): (.*)")
@@ -264,7 +271,8 @@ def read(text: str, source: str) -> TrfFile:
     Reads the 001 records, the tournament name (012), the rounds (142, or ``XXR``), the scoring
     system (162, or bbpPairings' ``BBW``/``BBD``/``BBL``/``BBU``), the tie-breaks (202) and sheetswiss's
     own comments; other records are skipped, as TRF readers do. Checks that every opponent exists and
-    that both lines of a game agree.
+    that both lines of a game agree. Every unreadable field of the file is reported in one run; the checks
+    across lines follow once every line reads.
     """
     reader = _Reader(source)
     players: list[TrfPlayer] = []
@@ -274,25 +282,28 @@ def read(text: str, source: str) -> TrfFile:
     settings: list[tuple[str, str]] = []
     extras: dict[int, dict[str, str]] = {}
     marked = False
+    found = reader.problems
     for n, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
         line = raw.rstrip()
         tag = line[:3]
         if tag == "001":
-            players.append(reader.player(line, n))
+            with found.collect():
+                players.append(reader.player(line, n))
         elif tag == "012":
             name = line[4:].strip()
         elif tag in ("142", "XXR"):
-            rounds = reader.number(line[3:], n, 5, "a number of rounds")
+            rounds = found.attempt(reader.number, line[3:], n, 5, "a number of rounds")
         elif tag == "162":
             for start in range(5, len(line), 9):
-                code = line[start]
-                value = reader.points(line[start + 1:start + 5], n, start + 2)
-                if code not in "WDLAPX" or value is None:
-                    raise reader.fail(n, start + 1, f"cannot read {line[start:start + 5]!r} as a scoring code and "
-                                                    "its points, e.g. W 1.0")
-                scoring[code] = value
+                with found.collect():
+                    code = line[start]
+                    value = reader.points(line[start + 1:start + 5], n, start + 2)
+                    if code not in "WDLAPX" or value is None:
+                        raise reader.fail(n, start + 1, f"cannot read {line[start:start + 5]!r} as a scoring code "
+                                                        "and its points, e.g. W 1.0")
+                    scoring[code] = value
         elif tag in ("BBW", "BBD", "BBL", "BBU"):
-            value = reader.points(line[3:].strip(), n, 5)
+            value = found.attempt(reader.points, line[3:].strip(), n, 5)
             if value is not None:
                 scoring["P" if tag == "BBU" else tag[2]] = value
         elif tag == "202":
@@ -305,35 +316,54 @@ def read(text: str, source: str) -> TrfFile:
             extras.setdefault(int(m[1]), {})[m[2]] = m[3].strip()
     trf = TrfFile(name=name, rounds=rounds, scoring=scoring, tiebreaks=tiebreaks, players=tuple(players),
                   settings=tuple(settings), extras=extras, from_sheetswiss=marked)
+    found.raise_any()
     _check(trf, reader)
+    found.raise_any()
     return trf
 
 
 def _check(trf: TrfFile, reader: _Reader) -> None:
-    """Every opponent is a player and both lines of a game agree (opponent, result, colours)."""
+    """Every opponent is a player and both lines of a game agree (opponent, result, colours); each problem
+    goes to ``reader.problems``."""
     by_number: dict[int, TrfPlayer] = {}
     for p in trf.players:
         if p.number in by_number:
-            raise reader.fail(p.line, 5, f"starting rank {p.number} is also on line {by_number[p.number].line}")
+            reader.problems.add(reader.fail(p.line, 5, f"starting rank {p.number} is also on line "
+                                                       f"{by_number[p.number].line}"))
+            continue
         by_number[p.number] = p
+    blamed: set[tuple[int, int]] = set()  # (line, round) already named: its game's other line is not named too
     for p in trf.players:
         for r, entry in enumerate(p.rounds, start=1):
-            column = 92 + 10 * (r - 1)
-            if entry.opponent is None:
-                continue
-            if entry.code not in _GAME_CODES:
-                raise reader.fail(p.line, column + 7, f"round {r}: {entry.code or 'blank'!r} is no result for a game "
-                                                      f"against {entry.opponent}; TRF results: {_CODES}")
-            other = by_number.get(entry.opponent)
-            if other is None:
-                raise reader.fail(p.line, column, f"round {r}: opponent {entry.opponent} has no 001 record")
-            back = other.rounds[r - 1] if len(other.rounds) >= r else TrfRound(None, "", "")
-            if back.opponent != p.number or back.code not in _PAIRED[entry.code] or (
-                    entry.colour and back.colour == entry.colour):
-                raise reader.fail(p.line, column, f"round {r}: player {p.number} v {other.number} "
-                                                  f"({entry.colour or '-'} {entry.code}) disagrees with line "
-                                                  f"{other.line} ({back.opponent or '0000'} {back.colour or '-'} "
-                                                  f"{back.code or 'blank'})")
+            before = len(reader.problems)
+            with reader.problems.collect():
+                _check_entry(p, r, entry, by_number, reader, blamed)
+            if len(reader.problems) > before:
+                blamed.add((p.line, r))
+
+
+def _check_entry(p: TrfPlayer, r: int, entry: TrfRound, by_number: dict[int, TrfPlayer], reader: _Reader,
+                 blamed: set[tuple[int, int]]) -> None:
+    """Round ``r`` of player ``p``: a game's result, an opponent who exists and whose line agrees (unless the
+    opponent's line for that round is in ``blamed``: its problem names this disagreement already)."""
+    column = 92 + 10 * (r - 1)
+    if entry.opponent is None:
+        return
+    if entry.code not in _GAME_CODES:
+        raise reader.fail(p.line, column + 7, f"round {r}: {entry.code or 'blank'!r} is no result for a game "
+                                              f"against {entry.opponent}; TRF results: {_CODES}")
+    other = by_number.get(entry.opponent)
+    if other is None:
+        raise reader.fail(p.line, column, f"round {r}: opponent {entry.opponent} has no 001 record")
+    back = other.rounds[r - 1] if len(other.rounds) >= r else TrfRound(None, "", "")
+    if (other.line, r) in blamed:
+        return
+    if back.opponent != p.number or back.code not in _PAIRED[entry.code] or (
+            entry.colour and back.colour == entry.colour):
+        raise reader.fail(p.line, column, f"round {r}: player {p.number} v {other.number} "
+                                          f"({entry.colour or '-'} {entry.code}) disagrees with line "
+                                          f"{other.line} ({back.opponent or '0000'} {back.colour or '-'} "
+                                          f"{back.code or 'blank'})")
 
 
 # --- Into a workbook -------------------------------------------------------------------------------------

@@ -646,9 +646,13 @@ def parse_event(book: Book, *, edited: bool = False) -> Event:
     from .parse_avoid import parse_avoid
 
     avoid = parse_avoid(book, players, problems)
+    present: frozenset[str] = frozenset()
+    if settings.check_in:  # a missing Present column is named with the other tabs' problems
+        with problems.collect():
+            present = parse_present(book)
     problems.raise_any()
     event = Event(settings=settings, players=players, games=games, avoid=avoid)
-    return apply_check_in(event, parse_present(book)) if settings.check_in else event
+    return apply_check_in(event, present) if settings.check_in else event
 
 
 def parse_present(book: Book) -> frozenset[str]:
