@@ -666,6 +666,36 @@ def test_ring_swap_never_lengthens_the_ring(half: int, sources: bool, rng: rando
     assert cost() <= before
 
 
+@given(st.integers(4, 40), st.randoms(use_true_random=False))
+@settings(max_examples=80, deadline=None)
+def test_ring_exchange_never_lengthens_the_ring(half: int, rng: random.Random) -> None:
+    """:meth:`Solver._ring_exchange` on a random ring of ``2 * half`` places under ``colours: alternate``: players due
+    the more frequent colour, some of them movable, more of them than the others, and the surplus turned into
+    sinks by :meth:`Solver._ring_turn`; the exchanges keep every fixed player's role and as many sources, and the
+    ring's cheapest transport (:meth:`Solver._ring_phi`) never gets dearer."""
+    length = 2 * half
+    minors = rng.randrange(1, half + 1)
+    majors = rng.randrange(minors, minors + half + 1)
+    if (majors + minors) % 2:
+        majors += 1
+    place = np.array([rng.randrange(length) for _ in range(majors + minors)], dtype=np.int64)
+    pos, anti = place % length, (place + half) % length
+    major = np.arange(majors + minors) < majors
+    movable = major & np.array([rng.random() < 0.7 for _ in range(majors + minors)], dtype=bool)
+    source = major.copy()
+    surplus = majors - (majors + minors) // 2
+    if not Solver._ring_turn(length, anti, pos, source, movable, surplus):
+        return
+    ring = Solver._ring_phi(length, anti[source], pos[~source])
+    assert ring is not None
+    before = source.copy()
+    Solver._ring_exchange(length, anti, pos, source, movable)
+    assert int(source.sum()) == int(before.sum())
+    assert (source[~movable] == before[~movable]).all()
+    after = Solver._ring_phi(length, anti[source], pos[~source])
+    assert after is not None and after[2] <= ring[2]
+
+
 def _cover_cost(counts: list[int], costs: np.ndarray, role: Callable[[int, int], tuple[int, int]] | None = None,
                 spread: list[list[tuple[int, int]]] | None = None) -> int:
     """The cheapest transport of the blocks' double cover by networkx: at ``costs``, or (``role``, ``spread``)
