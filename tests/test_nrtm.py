@@ -168,3 +168,14 @@ def test_unreadable_json_is_one_line(tmp_path: Path) -> None:
                                             "player2": {"id": 2, "combinedScore": 0}}]]}), encoding="utf-8")
     assert one_line_error(dest, "import", str(src), str(dest)) == (
         "bad.json: round 1, table 4: cannot read the scores as Netrunner games ((5, 0))")
+    src.write_text(json.dumps({"players": [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}, {"id": 3}],
+                               "rounds": [[{"table": 4, "player1": {"id": 1, "combinedScore": 5},
+                                            "player2": {"id": 2, "combinedScore": 0}},
+                                           {"table": 5, "player1": {"id": 9}, "player2": {"id": 2}},
+                                           {"table": 6, "player1": {"id": 3}, "player2": {"id": 1}}]]}),
+                   encoding="utf-8")
+    code, _, err = run("import", str(src), str(dest))  # every problem of the file in one run
+    assert code == 2 and not dest.exists() and err.splitlines() == [
+        "Error: bad.json: players[2] has no id or no name",
+        "Error: bad.json: round 1, table 4: cannot read the scores as Netrunner games ((5, 0))",
+        "Error: bad.json: round 1, table 5: a player id that is not in players"]

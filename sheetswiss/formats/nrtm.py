@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, final
 
 from ..cut_sides import CutSide
-from ..errors import SheetswissError
+from ..errors import Problems, SheetswissError
 from ..model import Event, Game, PlayerId
 from ..playoffs import Bracket
 from ..results import Outcome, ResultKind
@@ -225,7 +225,8 @@ def read(text: str, source: str) -> tuple[Imported, dict[str, Published]]:
     Swiss rounds only (the elimination games are the Playoffs tab's, which the tool draws). A
     double-sided round becomes two Results rows (player1 is the corp in the first); a single-sided one a
     row with the corp as Player A. A player first paired after round 1 gets Joined, one whose pairings
-    stop early Status (the round of their last pairing). Problems are one line naming the round and table.
+    stop early Status (the round of their last pairing). Problems are one line naming the round and table (a
+    player, its index in players), every one of the file in one run.
     """
     try:
         data = json.loads(text)
@@ -235,9 +236,14 @@ def read(text: str, source: str) -> tuple[Imported, dict[str, Published]]:
         raise SheetswissError(f"{source}: no players list; is this a Netrunner results file (Cobra, NRTM)?")
     names: dict[object, str] = {}
     published: dict[str, Published] = {}
+    problems = Problems()
+    unnamed: set[str] = set()
     for i, p in enumerate(data["players"], start=1):
         if not isinstance(p, dict) or "id" not in p or not str(p.get("name") or "").strip():
-            raise SheetswissError(f"{source}: players[{i - 1}] has no id or no name")
+            problems.add(SheetswissError(f"{source}: players[{i - 1}] has no id or no name"))
+            if isinstance(p, dict) and "id" in p:
+                unnamed.add(str(p["id"]))  # its pairings are not named again
+            continue
         name = str(p["name"]).strip()
         if name in names.values():
             name = f"{name} ({p['id']})"
@@ -257,7 +263,9 @@ def read(text: str, source: str) -> tuple[Imported, dict[str, Published]]:
             p1, p2 = m.get("player1") or {}, m.get("player2") or {}
             a, b = names.get(p1.get("id")), names.get(p2.get("id"))
             if (p1.get("id") is not None and a is None) or (p2.get("id") is not None and b is None):
-                raise SheetswissError(f"{where}: a player id that is not in players")
+                if not {str(p1.get("id")), str(p2.get("id"))} & unnamed:
+                    problems.add(SheetswissError(f"{where}: a player id that is not in players"))
+                continue
             table = m.get("table") if isinstance(m.get("table"), int) else None
             try:
                 if a is None or b is None:
@@ -282,7 +290,8 @@ def read(text: str, source: str) -> tuple[Imported, dict[str, Published]]:
                                             _score(p2.get("combinedScore")) or 0)]
                 results += [(r, table, a, b, first), (r, table, b, a, second)]
             except (KeyError, ValueError) as e:
-                raise SheetswissError(f"{where}: cannot read the scores as Netrunner games ({e})") from None
+                problems.add(SheetswissError(f"{where}: cannot read the scores as Netrunner games ({e})"))
+    problems.raise_any()
     rounds = len(swiss)
     players = []
     for name, played in seen.items():
