@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import final
 
-from .errors import BadWorkbook, SheetswissError
+from .errors import BadWorkbook, Problems, SheetswissError
 from .heat_methods import elimination_table
 from .heats import Qualification, Status, places, score_share
 from .model import HeatGame, PlayerId
@@ -287,7 +287,7 @@ def check_rounds(q: Qualification, rounds: Sequence[HeatGame], settings: Setting
     """Refuse elimination rows the heats do not allow, naming the cell (RULES.md 5.10): a first-round row
     for a player who is neither qualifier nor alternate, a later round's row for a player who did not play
     the round before, a round before the first the qualifiers play, and a round seated while the one before
-    it is not scored."""
+    it is not scored; every such row of the tab in one run (a round the event does not have is the one line)."""
     stages = list(dict.fromkeys(g.stage for g in rounds))
     if not stages:
         return
@@ -297,21 +297,24 @@ def check_rounds(q: Qualification, rounds: Sequence[HeatGame], settings: Setting
         seat = rounds[0].seats[0]
         raise BadWorkbook(f"{seat.player_cell or seat.player}: this event has no {stages[0]}; the qualifiers play "
                           f"the {first} (see Qualifiers)")
+    problems = Problems()  # every row the heats do not allow, in one run
     for seat in (s for g in rounds if g.stage == stages[0] for s in g.seats):
         if seat.player not in allowed:
-            raise BadWorkbook(f"{seat.player_cell or seat.player}: {seat.player!r} is in the {stages[0]} but is "
-                              "neither a qualifier nor an alternate (see Qualifiers)")
+            problems.add(BadWorkbook(f"{seat.player_cell or seat.player}: {seat.player!r} is in the {stages[0]} but "
+                                     "is neither a qualifier nor an alternate (see Qualifiers)"))
     for before, stage in itertools.pairwise(stages):
         games = [g for g in rounds if g.stage == before]
         later = [g for g in rounds if g.stage == stage]
         played = {s.player for g in games for s in g.seats}
         where = later[0].seats[0].player_cell or stage
-        _require_scored(games, f"the {stage} (rows from {where}) cannot be seated before it is; type the "
-                               f"{before} scores, or delete the {stage}'s rows")
+        with problems.collect():
+            _require_scored(games, f"the {stage} (rows from {where}) cannot be seated before it is; type the "
+                                   f"{before} scores, or delete the {stage}'s rows")
         for seat in (s for g in later for s in g.seats):
             if seat.player not in played:
-                raise BadWorkbook(f"{seat.player_cell or seat.player}: {seat.player!r} is in the {stage} but did "
-                                  f"not play the {before}")
+                problems.add(BadWorkbook(f"{seat.player_cell or seat.player}: {seat.player!r} is in the {stage} but "
+                                         f"did not play the {before}"))
+    problems.raise_any()
 
 
 @final

@@ -581,7 +581,7 @@ def _resolve(system: PlayoffSystem, seeds: tuple[PlayerId, ...], layout: tuple[_
         except BadWinner as e:
             if rejected is None:
                 raise
-            unknown = [source for source, entry in ((spec.a, a), (spec.b, b)) if entry is None]
+            unknown = [source for source, value in ((spec.a, a), (spec.b, b)) if value is None]
             if not (unknown and all(waits_on_held(source) for source in unknown)):
                 rejected.append(e)
             elif typed not in rank:  # wrong whoever comes: not a player of this playoff at all

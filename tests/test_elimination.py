@@ -276,7 +276,7 @@ def test_semifinal_final_and_places_on_a_workbook(qualified: Path) -> None:
     assert "Players: 24; heats: 3; tables: 14" in footer
 
 
-def test_a_semifinal_row_for_a_non_qualifier_is_one_line_and_nothing_changes(qualified: Path) -> None:
+def test_semifinal_rows_for_non_qualifiers_are_a_line_each_and_nothing_changes(qualified: Path) -> None:
     seeded, alternates = _qualifiers(qualified)
     everyone = {str(r[2]) for r in ExcelBackend(qualified).read().rows("Heats")[1:]}
     outsider = sorted(everyone - set(seeded) - set(alternates))[0]
@@ -292,6 +292,11 @@ def test_a_semifinal_row_for_a_non_qualifier_is_one_line_and_nothing_changes(qua
     assert qualified.read_bytes() == before
     code, _, err = run("qualify", str(qualified))  # the heats alone are still fine
     assert code == 0, err
+    ExcelBackend(qualified).fill_cells("Heats", {f"C{last - 1}": sorted(everyone - set(seeded) - set(alternates))[1]})
+    before = qualified.read_bytes()
+    code, _, err = run("advance", str(qualified))  # two such rows: two lines
+    assert code == 2 and qualified.read_bytes() == before
+    assert [line.split(": ")[1] for line in err.splitlines()] == [f"Heats!C{last - 1}", f"Heats!C{last}"], err
 
 
 def test_a_round_the_event_does_not_have_names_the_cell(qualified: Path) -> None:

@@ -202,6 +202,15 @@ def test_every_unreadable_field_of_a_file_is_a_line(tmp_path: Path) -> None:
         "x.trf:3:92: round 1: opponent 4 has no 001 record"]
 
 
+def test_every_name_too_long_for_a_trf_is_a_line(tmp_path: Path) -> None:
+    long = ["Maximiliana Theodora Wilhelmina Grün", "Bartholomew Alexander Fitzgerald-Smythe"]
+    path = new_workbook(tmp_path, [("Ana",), (long[0],), ("Bo",), (long[1],)])
+    code, _, err = run("export", str(path), str(tmp_path / "x.trf"))
+    assert code == 2 and not (tmp_path / "x.trf").exists() and err.splitlines() == [
+        f"Error: Players!A3: {long[0]!r} is longer than the 33 characters a TRF name holds",
+        f"Error: Players!A5: {long[1]!r} is longer than the 33 characters a TRF name holds"]
+
+
 def test_short_and_unnumbered_records(tmp_path: Path) -> None:
     with pytest.raises(SheetswissError, match=r"^x.trf:1:5: a 001 record needs its starting rank in columns 5-8"):
         trf.read("001", "x.trf")

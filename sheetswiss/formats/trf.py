@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import final
 
-from ..errors import Problems, SheetswissError
+from ..errors import Problems, SheetswissError, excerpt
 from ..history import RoundKind, RoundRecord, history
 from ..model import Event, PlayerId
 from ..scoring import scale_for
@@ -179,9 +179,13 @@ def write(event: Event, table: Standings, *, settings_text: Sequence[tuple[str, 
         lines.append("202 " + ",".join(c for c in codes if c))
     lines.append("### sheetswiss export")
     lines += [f"### sheetswiss setting {key}: {value}" for key, value in settings_text]
+    problems = Problems()  # every name too long, in one run
     for p in event.players:
         if len(p.name) > 33:
-            raise SheetswissError(f"Players!A{p.row}: {p.name!r} is longer than the 33 characters a TRF name holds")
+            problems.add(SheetswissError(f"Players!A{p.row}: {excerpt(p.name)} is longer than the 33 characters a "
+                                         "TRF name holds"))
+    problems.raise_any()
+    for p in event.players:
         extras = {"club": p.club, "status": ("" if not p.dropped else
                                              str(p.dropped_after) if p.dropped_after is not None else "dropped"),
                   "joined": str(p.joined) if p.joined > 1 else ""}
