@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple, TypeAlias, final
 
-from .errors import SheetswissError, first_few
+from .errors import Problems, SheetswissError, first_few
 from .results import Result, ResultKind
 from .settings import Settings
 
@@ -175,15 +175,18 @@ class Event:
 
     def check_listed(self) -> None:
         """Refuse an event where a player who should have played a paired round has no row in it: a deleted
-        or mistyped row would otherwise silently count as an absence and make the pair meet again."""
+        or mistyped row would otherwise silently count as an absence and make the pair meet again. Every round
+        with a row missing is a line of its own, in one run."""
+        problems = Problems()
         for r in range(1, self.paired_rounds + 1):
             listed = {n for g in self.games_in(r) for n in (g.a, g.b) if n}
             missing = [p.name for p in self.players if p.plays_in(r) and p.name not in listed]
             if missing:
-                raise SheetswissError(
+                problems.add(SheetswissError(
                     f"Results: round {r} has no row for {first_few(missing)} (a deleted or mistyped row?); type "
                     "it again, or a row with Result 'absent' for a player who missed the round, or set "
-                    "Players.Status for one who left")
+                    "Players.Status for one who left"))
+        problems.raise_any()
 
     @cached_property
     def completed_rounds(self) -> int:

@@ -298,6 +298,14 @@ def test_a_missing_results_row_is_refused(tmp_path: Path) -> None:
                                               "A9": 1, "C9": "Player 004", "E9": "absent"})
     code, out, err = run("pair", str(path))  # a missed round typed as such: paired as usual
     assert code == 0 and out.startswith("Round 2: 3 tables"), err
+    type_results(path, random_results(2))
+    ExcelBackend(path).fill_cells("Results", {"A3": None, "B3": None, "C3": None, "D3": None, "E3": None,
+                                              "A11": None, "B11": None, "C11": None, "D11": None, "E11": None})
+    code, _, err = run("standings", str(path))  # rows missing in two rounds: a line each
+    assert code == 2 and [line.split(" (")[0] for line in err.splitlines()] == [
+        "Error: Results: round 1 has no row for Player 002, Player 005",
+        "Error: Results: round 2 has no row for Player 001, Player 002",
+    ], err
 
 
 def test_a_mistyped_round_number_is_refused_naming_the_cell(tmp_path: Path) -> None:
