@@ -25,7 +25,7 @@ from pathlib import Path
 from .backends import sheet_key
 from .backends.base import Append, Backend, Book, Changes, Tab, Update, Value
 from .backends.excel import ExcelBackend
-from .cut_sides import event_cut_sides
+from .cut_sides import typed_cut
 from .elimination import RoundSeating
 from .errors import Problems, SheetswissError, WorkbookUnavailable, first_few
 from .heats import Qualification, check_tables
@@ -643,8 +643,7 @@ def playoffs(source: str | Backend, *, dry_run: bool = False, now: dt.datetime |
     book = backend.read()
     event = parse_event(book)
     sheet = parse_playoffs(book)
-    bracket, notes = typed_bracket(event, sheet)
-    sides = event_cut_sides(event, bracket, sheet)
+    bracket, notes, sides = typed_cut(event, sheet)  # every bad Winner and Corp cell in one run
     when = _now(now)
     ending = _finish(backend, book, when=when, command="playoffs", written="Playoffs", dry_run=dry_run,
                      tabs=(playoffs_tab(event.settings.event_name, bracket, when,

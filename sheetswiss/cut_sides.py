@@ -23,9 +23,9 @@ from typing import final
 
 from .errors import Problems, SheetswissError, excerpt
 from .model import Event, PlayerId, PlayoffSheet
-from .playoffs import Bracket
+from .playoffs import Bracket, typed_bracket
 
-__all__ = ["CutSide", "chosen_corps", "cut_sides", "event_cut_sides"]
+__all__ = ["CutSide", "chosen_corps", "cut_sides", "event_cut_sides", "typed_cut"]
 
 
 @final
@@ -90,12 +90,15 @@ def cut_sides(bracket: Bracket, chosen: Mapping[str, PlayerId]) -> dict[str, Cut
     return out
 
 
-def chosen_corps(cells: Sequence[tuple[str, str, str]], bracket: Bracket) -> dict[str, PlayerId]:
+def chosen_corps(cells: Sequence[tuple[str, str, str]], bracket: Bracket, *,
+                 unset_skipped: bool = False) -> dict[str, PlayerId]:
     """The corp players typed in the Playoffs tab: ``(cell, match id, text)`` triples of column F.
 
     A cell holding a player of its match (``Ana``, or as the tool writes it, ``Ana corp ...``) names
     that player; the tool's own ``... chooses`` and ``unknown ...`` are read as nothing; anything else
     is an error naming the cell: every such cell, one line each (:class:`~sheetswiss.errors.ManyProblems`).
+    With ``unset_skipped`` (a Winner cell was left out, so some matches wait on it) a cell of a match whose
+    players are not both known is not judged yet.
 
     >>> from sheetswiss.playoffs import new_bracket
     >>> b = new_bracket("single", ["Ana", "Bo"])
@@ -114,6 +117,8 @@ def chosen_corps(cells: Sequence[tuple[str, str, str]], bracket: Bracket) -> dic
             problems.add(SheetswissError(f"{cell}: {e}"))
             continue
         players = [p for p in (m.a.player, m.b.player) if p is not None]
+        if unset_skipped and len(players) < 2:
+            continue
         found = [p for p in players if typed.lower() == p.lower() or typed.lower().startswith(p.lower() + " corp")]
         if not found:
             names = " or ".join(players) or "a player once the match is set"
@@ -123,6 +128,19 @@ def chosen_corps(cells: Sequence[tuple[str, str, str]], bracket: Bracket) -> dic
         out[match_id] = found[0]
     problems.raise_any()
     return out
+
+
+def typed_cut(event: Event, sheet: PlayoffSheet) -> tuple[Bracket, list[str], dict[str, CutSide] | None]:
+    """The bracket as the Playoffs tab has it (:func:`~sheetswiss.playoffs.typed_bracket`) and, in a Netrunner
+    event, its sides (:func:`event_cut_sides`): every bad Winner and Corp cell in one run (RULES.md 6.9)."""
+    problems = Problems()
+    bracket, notes = typed_bracket(event, sheet, problems)
+    sides = None
+    if event.settings.points == "netrunner":
+        with problems.collect():
+            sides = cut_sides(bracket, chosen_corps(sheet.corps, bracket, unset_skipped=bool(problems)))
+    problems.raise_any()
+    return bracket, notes, sides
 
 
 def event_cut_sides(event: Event, bracket: Bracket, sheet: PlayoffSheet) -> dict[str, CutSide] | None:

@@ -105,15 +105,14 @@ def identities(book: Book) -> dict[str, nrtm.Identities]:
 
 def _cut(book: Book, event: Event) -> nrtm.Cut | None:
     """The top cut as the Playoffs tab has it, with its sides in a Netrunner event; ``None`` before one."""
-    from .cut_sides import event_cut_sides
-    from .playoffs import typed_bracket
+    from .cut_sides import typed_cut
     from .workbook.parse_playoffs import parse_playoffs
 
     sheet = parse_playoffs(book)
     if not sheet.seeds:
         return None
-    bracket, _ = typed_bracket(event, sheet)
-    return nrtm.Cut(bracket=bracket, sides=event_cut_sides(event, bracket, sheet) or {})
+    bracket, _, sides = typed_cut(event, sheet)
+    return nrtm.Cut(bracket=bracket, sides=sides or {})
 
 
 def _write_text(path: Path, text: str) -> None:

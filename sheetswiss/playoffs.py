@@ -688,13 +688,13 @@ def outcomes(bracket: Bracket) -> Iterator[tuple[Fraction, Bracket]]:
             yield chance / 2, finished
 
 
-def typed_bracket(event: Event, sheet: PlayoffSheet) -> tuple[Bracket, list[str]]:
+def typed_bracket(event: Event, sheet: PlayoffSheet, problems: Problems | None = None) -> tuple[Bracket, list[str]]:
     """The bracket as the Playoffs tab has it (its seeds and the winners typed there), or, before one is
     drawn, a new one seeded from the standings' top cut (RULES.md 6); with lines that say how it was seeded.
 
     A typed winner is matched to a seed as names are (RULES.md 1.6); a match id the bracket lacks, or a winner
     who is not one of the match's players, is an error naming its cell: every such cell is reported at once, in
-    the tab's order (RULES.md 6.9)."""
+    the tab's order (RULES.md 6.9); to ``problems`` when given, and then the bracket leaves those winners out."""
     from .standings import compute_standings
 
     settings = event.settings
@@ -729,8 +729,7 @@ def typed_bracket(event: Event, sheet: PlayoffSheet) -> tuple[Bracket, list[str]
         winner = typed[bad.match]
         hint = known.did_you_mean(winner) if known.find(winner) is None else ""
         found.append((row[bad.match], SheetswissError(f"{sheet.winners[row[bad.match]].winner_cell}: {bad}{hint}")))
-    problems = Problems()
-    for _, problem in sorted(found, key=lambda item: item[0]):
-        problems.add(problem)
-    problems.raise_any()
+    with Problems.into(problems) as gathered:
+        for _, problem in sorted(found, key=lambda item: item[0]):
+            gathered.add(problem)
     return bracket, notes
