@@ -127,6 +127,18 @@ def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def refused_lines(path: Path, *args: str) -> list[str]:
+    """The error lines of a refused command (each without "Error: "), one a problem: exit 2, no traceback, and
+    the workbook at ``path`` byte-identical."""
+    before = path.read_bytes()
+    code, _, err = run(*args)
+    assert code == 2, err
+    assert path.read_bytes() == before
+    lines = err.splitlines()
+    assert lines and all(line.startswith("Error: ") for line in lines) and "Traceback" not in err, err
+    return [line.removeprefix("Error: ") for line in lines]
+
+
 def refused(path: Path, *args: str) -> str:
     """The one error line of a refused command (without "Error: "): exit 2, no traceback, and the workbook
     at ``path`` byte-identical."""

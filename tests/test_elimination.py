@@ -25,6 +25,7 @@ from sheetswiss.elimination import (
 from sheetswiss.errors import BadWorkbook, SheetswissError
 from sheetswiss.heats import HeatGame, qualify
 from sheetswiss.settings import Settings
+from tests.helpers import refused_lines
 from tests.test_heat_methods import SECTION_11, histories
 from tests.test_heats import game
 from tests.test_heats_cli import heat_workbook, run
@@ -293,10 +294,8 @@ def test_semifinal_rows_for_non_qualifiers_are_a_line_each_and_nothing_changes(q
     code, _, err = run("qualify", str(qualified))  # the heats alone are still fine
     assert code == 0, err
     ExcelBackend(qualified).fill_cells("Heats", {f"C{last - 1}": sorted(everyone - set(seeded) - set(alternates))[1]})
-    before = qualified.read_bytes()
-    code, _, err = run("advance", str(qualified))  # two such rows: two lines
-    assert code == 2 and qualified.read_bytes() == before
-    assert [line.split(": ")[1] for line in err.splitlines()] == [f"Heats!C{last - 1}", f"Heats!C{last}"], err
+    lines = refused_lines(qualified, "advance", str(qualified))  # two such rows: two lines
+    assert [line.split(": ")[0] for line in lines] == [f"Heats!C{last - 1}", f"Heats!C{last}"], lines
 
 
 def test_a_round_the_event_does_not_have_names_the_cell(qualified: Path) -> None:

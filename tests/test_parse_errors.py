@@ -18,17 +18,7 @@ from sheetswiss.workbook.parse import parse_event
 
 from .fake_sheets import FakeSheets
 from .helpers import new_workbook, random_results, run, type_results
-
-
-def errors(path: Path, *args: str) -> list[str]:
-    """The error lines of a refused command, checking exit 2 and that the workbook is byte-identical."""
-    before = path.read_bytes()
-    code, _, err = run(*args)
-    assert code == 2, err
-    assert path.read_bytes() == before
-    lines = err.splitlines()
-    assert lines and all(line.startswith("Error: ") for line in lines), err
-    return [line.removeprefix("Error: ") for line in lines]
+from .helpers import refused_lines as errors
 
 
 def insert_column(path: Path, tab: str, index: int, header: str, values: dict[int, object] | None = None) -> None:
