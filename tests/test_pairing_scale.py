@@ -191,12 +191,14 @@ def _shared_z(m: Matcher, u: int, v: int) -> int:
     return total
 
 
-def _run_in_two_parts(m: Matcher, rng: random.Random, top: int, density: float, all_first: bool
-                      ) -> dict[tuple[int, int], int]:
+def _run_in_two_parts(m: Matcher, rng: random.Random, top: int, density: float, all_first: bool,
+                      most: int | None = None) -> dict[tuple[int, int], int]:
     """Random even weights below ``2 * top`` on about ``density`` of the pairs of ``m``'s vertices (a perfect
     matching always among them); ``m`` runs from arbitrary feasible potentials on the edges of a random first
     part (all of them with ``all_first``), then again with the others added and repaired, and must end with a
-    perfect matching. Returns the weights."""
+    perfect matching; with ``most``, the free vertices bid before each run (:meth:`Matcher.bid`), which must
+    keep every edge feasible, the matched ones tight and the blossoms as they were, and not lower the dual
+    objective. Returns the weights."""
     n = m.n
     weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < density}
     for i in range(0, n, 2):
@@ -207,23 +209,39 @@ def _run_in_two_parts(m: Matcher, rng: random.Random, top: int, density: float, 
     for u, v in edges[:start]:
         m.add_edge(u, v, weights[u, v])
     m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
-    m.run()
+
+    def run() -> list[int]:
+        if most is not None:
+            before, blossoms = m.dual(), [list(c) for c in m.childs]
+            m.bid(most)
+            assert m.dual() >= before and [list(c) for c in m.childs] == blossoms
+            for u, v in weights:
+                if v in m.adj[u]:
+                    slack = m.adj[u][v] - m.p[u] - m.p[v] + _shared_z(m, u, v)
+                    assert slack >= 0 and (m.mate[u] != v or slack == 0)
+        return m.run()
+
+    run()
     for u, v in edges[start:]:
         m.add_edge(u, v, weights[u, v])
         m.repair(u, v)
-    assert m.run() == []
+    assert run() == []
     return weights
 
 
+@pytest.mark.parametrize("bids", [False, True])
 @pytest.mark.parametrize("seed", range(40))
-def test_matcher_is_exact_and_its_duals_prove_it(seed: int) -> None:
+def test_matcher_is_exact_and_its_duals_prove_it(seed: int, bids: bool) -> None:
     """Edmonds' solver started from arbitrary feasible potentials, with edges added (and repaired) between
-    runs: networkx's minimum, and duals that certify it (every edge's slack >= 0, matched edges tight, the
+    runs, and with or without the free vertices' bids before each run (their rises capped at a random
+    bound): networkx's minimum, and duals that certify it (every edge's slack >= 0, matched edges tight, the
     dual objective equal to the cost)."""
     rng = random.Random(seed)
     n = rng.choice([4, 8, 14, 24, 40, 60])
     m = Matcher(n)
-    weights = _run_in_two_parts(m, rng, rng.choice([3, 50, 10**22]), 0.5, all_first=False)
+    top = rng.choice([3, 50, 10**22])
+    most = 2 * rng.randrange(1, 4 * top) if bids else None
+    weights = _run_in_two_parts(m, rng, top, 0.5, all_first=False, most=most)
     best = min_cost_perfect_matching(list(range(n)), weights)
     assert best is not None
     nest = Nesting(m)
@@ -305,6 +323,27 @@ def test_vertices_leaving_an_expanded_blossom_keep_their_earliest_edge(monkeypat
         cost = sum(w for (u, v), w in weights.items() if m.mate[u] == v)
         assert cost == sum(weights[e] for e in best) == m.dual()
     assert _CheckedExpansions.leaving and _CheckedExpansions.listed and _CheckedExpansions.augments  # they occurred
+
+
+def test_bids_match_free_vertices_and_leave_the_searches_less() -> None:
+    """On a random assignment (even random weights on every pair of 60 vertices, each vertex at its least
+    slack), the bids match most free vertices, keep every edge feasible and the matched ones tight, and the
+    searches then reach networkx's minimum."""
+    rng = random.Random(7)
+    n = 60
+    weights = {(i, j): 2 * rng.randrange(1000) for i in range(n) for j in range(i + 1, n)}
+    m = Matcher(n)
+    for (u, v), w in weights.items():
+        m.add_edge(u, v, w)
+    m.p = [min(m.adj[v].values()) // 2 & ~1 for v in range(n)]
+    m.bid(2000)
+    assert m.mate.count(-1) <= n // 4
+    for (u, v), w in weights.items():
+        assert w - m.p[u] - m.p[v] >= 0 and (m.mate[u] != v or w == m.p[u] + m.p[v])
+    assert m.run() == []
+    best = min_cost_perfect_matching(list(range(n)), weights)
+    assert best is not None
+    assert sum(w for (u, v), w in weights.items() if m.mate[u] == v) == sum(weights[e] for e in best) == m.dual()
 
 
 @pytest.mark.parametrize("seed", range(30))
