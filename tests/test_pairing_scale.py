@@ -1010,6 +1010,32 @@ def test_colours_from_each_groups_ring_are_exact(n: int, seed: int) -> None:
     _check_round(event)
 
 
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,seed", [(120, 2), (120, 5)])
+def test_expected_floats_may_meet(n: int, seed: int) -> None:
+    """``colours: alternate`` late in an event: at some odd boundaries the cheapest player to float up has met the
+    upper group's player of the lowest down share. The float the start expects there (:meth:`Solver._floaters`)
+    is then the next cheapest pair that may meet, never a rematch, and the round is networkx's minimum."""
+    bench = benchmark("pairing")
+    event = bench.build(n, bench.SHAPES["colours"], seed)
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    met = 0
+    for k in solver_.odd[:-1] if costs.bye >= 0 else solver_.odd:
+        lower = min(costs.members[k + 1], key=lambda v: (costs.up[v], costs.place_of[v]))
+        low = min(costs.down[i] for i in costs.members[k])
+        cheapest = [i for i in costs.members[k] if costs.down[i] == low]
+        upper = ([i for i in cheapest if costs.due[i] != costs.due[lower]] or cheapest)[-1]
+        ends = np.array([min(upper, lower)]), np.array([max(upper, lower)])
+        met += not costs.allowed_many(*ends)[0]
+    assert met  # the case occurred
+    assert solver_._floats
+    for i, j in solver_._floats:
+        assert costs.allowed_many(np.array([min(i, j)]), np.array([max(i, j)]))[0]
+    _check_round(event)
+
+
 @pytest.mark.parametrize("n,seed", [(40, 31), (41, 32)])
 def test_every_player_has_partners_in_the_candidate_graph(n: int, seed: int) -> None:
     """Late in a small event the groups at the bottom hold one or two players who have met everyone near

@@ -143,6 +143,9 @@ _TIGHT_SPAN = 96
 """Places along a ring within which G' looks for pairs that tie the ring's pattern level (:meth:`_ring_draws`)."""
 _LOWEST = 4
 """Of those, G' takes each player's this many of lowest draw."""
+_FLOATERS = 64
+"""The expected float at an odd boundary (:meth:`_floaters`) is looked for among this many of the lower group's
+cheapest players to float up."""
 
 def _positive(high: np.ndarray, low: np.ndarray) -> np.ndarray:
     """Whether ``high * 2**SPLIT + low`` is positive, for |high| < 2**63 and |low| < 2**61."""
@@ -621,8 +624,11 @@ class Solver:
     def _floaters(self) -> list[tuple[int, int]]:
         """The float that each odd boundary k most likely holds (RULES.md 2.5): the player of group k + 1 who floats
         up most cheaply (the lowest up share, then the highest place) and, of group k's players of the lowest down
-        share, the lowest-ranked one not due the same colour as that player (else the lowest-ranked); at the bye
-        boundary, the lowest group's cheapest bye (2.4). Only the start depends on this guess."""
+        share, the lowest-ranked one not due the same colour as that player (else the lowest-ranked), the first such
+        pair in that order that may meet (not a rematch: at 8,000 players the cheapest up-floater of a boundary had
+        met the only player of the lowest down share, and the search that found the real float grew over both
+        groups in every widening); at the bye boundary, the lowest group's cheapest bye (2.4). Only the start
+        depends on this guess."""
         c = self.c
         out: list[tuple[int, int]] = []
         taken: set[int] = set()
@@ -636,12 +642,14 @@ class Solver:
             lower = [j for j in c.members[k + 1] if j not in taken]
             if not upper or not lower:
                 continue
-            j = min(lower, key=lambda v: (c.up[v], c.place_of[v]))
             low = min(c.down[i] for i in upper)
             cheapest = [i for i in upper if c.down[i] == low]
-            i = ([i for i in cheapest if c.due[i] != c.due[j]] or cheapest)[-1]
-            out.append((i, j))
-            taken.update((i, j))
+            for j in sorted(lower, key=lambda v: (c.up[v], c.place_of[v]))[:_FLOATERS]:
+                i = ([i for i in cheapest if c.due[i] != c.due[j]] or cheapest)[-1]
+                if c.allowed_many(np.array([min(i, j)]), np.array([max(i, j)]))[0]:
+                    out.append((i, j))
+                    taken.update((i, j))
+                    break
         return out
 
     def _colour_ring(self, g: int, nodes: Sequence[int]) -> tuple[list[tuple[int, int]], dict[int, int]] | None:
