@@ -233,11 +233,12 @@ class Matcher:
         ``s1`` (to x) is below ``most`` takes x, its potential rising to ``p[v] + s1`` plus the gap to its
         second least slack (at most ``most``), while x's falls by that gap; x's old mate, if any, is freed
         and bids in turn. v's edges stay feasible (it rises to no more than its second least slack, and to
-        x exactly), x's only gain slack, and vx is tight. The dual objective does not fall, and a vertex
-        freed by a bid that raised nothing waits for the stages, so the bids end; each free vertex bids at
-        most twice, then the stages take the rest. Blossoms are left alone (no vertex in one bids, is bid
-        for or is freed), so Z stays 0 on every edge a bid reads. Cheap where many free vertices are near
-        tight partners (a random assignment's ties): they can leave a fifth as many for the searches."""
+        x exactly), x's only gain slack, and vx is tight. The dual objective does not fall (it gains ``s1``).
+        A vertex freed by a bid that raised nothing waits for the next pass, and each of the two passes makes
+        at most four bids per vertex free at its start, so the bids end; the stages take the rest. Blossoms
+        are left alone (no vertex in one bids, is bid for or is freed), so Z stays 0 on every edge a bid
+        reads. Cheap where many free vertices are near tight partners (a random assignment's ties): they can
+        leave a fifth as many for the searches."""
         adj, p, mate, parent = self.adj, self.p, self.mate, self.parent
         free = [v for v in (range(self.n) if self.order is None else self.order) if mate[v] == -1]
         for _ in range(2):
