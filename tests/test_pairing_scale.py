@@ -259,6 +259,34 @@ def test_matcher_is_exact_and_its_duals_prove_it(seed: int, bids: bool) -> None:
         assert nest.many(pairs[:, 0], pairs[:, 1]).tolist() == [_shared_z(m, u, v) for u, v in weights]
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_a_capped_run_stops_with_feasible_duals_and_the_next_one_is_exact(seed: int) -> None:
+    """:meth:`Matcher.run` with a cap: a search whose duals would change by more stops, its root left free, and
+    every edge keeps slack >= 0, every matched edge slack 0, every blossom z >= 0, with the dual objective no
+    lower than before; run again without the cap, the matching is networkx's minimum and the duals prove it."""
+    rng = random.Random(seed)
+    n = rng.choice([8, 14, 24, 40])
+    top = rng.choice([50, 10**6])
+    weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.4}
+    for i in range(0, n, 2):
+        weights.setdefault((i, i + 1), 2 * rng.randrange(top))
+    m = Matcher(n)
+    for (u, v), w in weights.items():
+        m.add_edge(u, v, w)
+    m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
+    before = m.dual()
+    assert m.run(cap=rng.randrange(1, top)) == []
+    assert m.dual() >= before and all(z >= 0 for z in m.z)
+    for (u, v), w in weights.items():
+        slack = w - m.p[u] - m.p[v] + _shared_z(m, u, v)
+        assert slack >= 0 and (m.mate[u] != v or slack == 0)
+    assert m.run() == [] and -1 not in m.mate
+    best = min_cost_perfect_matching(list(range(n)), weights)
+    assert best is not None
+    cost = sum(w for (u, v), w in weights.items() if m.mate[u] == v)
+    assert cost == sum(weights[e] for e in best) == m.dual()
+
+
 class _CheckedExpansions(Matcher):
     """A matcher that checks, at each expansion of an inner blossom, that every vertex leaving the tree has
     its earliest edge from an outer vertex queued (:meth:`Matcher._expand_inner` takes it from the slacks noted

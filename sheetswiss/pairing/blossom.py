@@ -60,8 +60,10 @@ _OUTER, _INNER = 1, 2
 """Labels of a top-level blossom in the current tree (0: not in the tree)."""
 _LISTED = 16
 """Blossoms of this many vertices or more keep their edges that leave them (:attr:`Matcher._outside`)."""
-_NEVER = float("inf")
-"""Later than every time: the key of a vertex with no edge queued."""
+_NEVER = 1 << 4096
+"""Later than every time: the key of a vertex with no edge queued. An integer (a key is a sum of a few weights and
+potentials, each far below this), so that comparing a key with it is integer arithmetic: with ``float("inf")``
+every comparison went through int-to-float conversion, about a tenth of a stage's time."""
 _EDGE, _CLOSE, _EXPAND = 0, 1, 2
 """Events: an edge from an outer vertex to one outside the tree, an edge between outer blossoms, an inner
 blossom whose z runs out."""
@@ -106,7 +108,7 @@ class Matcher:
         """The order in which :meth:`run` grows trees from free vertices (by default by number)."""
         self._best: dict[int, int] = {}
         """The earliest time queued for an edge to each vertex outside the tree, in this stage."""
-        self._limit: float = _NEVER
+        self._limit = _NEVER
         """The earliest time queued for an edge to a free blossom, in this stage: that edge augments then, if
         nothing does before, so no event from then on is queued (it would come after the stage ends)."""
         self._slack: dict[int, int] = {}
@@ -271,13 +273,15 @@ class Matcher:
 
     # -- stages ---------------------------------------------------------------------------------------
 
-    def run(self) -> list[int]:
-        """Augment from every free vertex. Returns ``[]`` when the matching is perfect, else the outer
-        vertices of a tree that reached no free vertex (the graph needs more edges there)."""
+    def run(self, cap: int | None = None) -> list[int]:
+        """Augment from every free vertex. Returns ``[]`` when every free vertex has augmented or stopped at
+        ``cap``, else the outer vertices of a tree that reached no free vertex (the graph needs more edges there).
+        With a ``cap``, a tree whose duals would change by more than that stops there: its duals change by what
+        they have changed so far (every edge stays feasible, every matched edge tight) and its root stays free."""
         self._outside = {}  # the potentials may have been set since
         for v in range(self.n) if self.order is None else self.order:
             if self.mate[v] == -1:
-                stuck = self._stage(v)
+                stuck = self._stage(v, _NEVER if cap is None else cap)
                 if stuck:
                     return stuck
         return []
@@ -319,8 +323,9 @@ class Matcher:
             self._best[b] = key
             self._push(key, _EDGE, a, b)
 
-    def _stage(self, root: int) -> list[int]:
-        """One alternating tree from the free vertex ``root``; ``[]`` once it has augmented."""
+    def _stage(self, root: int, cap: int) -> list[int]:
+        """One alternating tree from the free vertex ``root``, grown until it augments or its next event comes
+        after ``cap``; ``[]`` then, else the tree's outer vertices once no event is left (no augmenting path)."""
         self._delta = 0
         self._best = {}
         self._slack = {}
@@ -334,6 +339,8 @@ class Matcher:
             if not heap:
                 stuck = [v for b in self._labelled if label[b] == _OUTER and self.parent[b] == -1
                          for v in self._leaves(b)]
+                break
+            if heap[0][0] > cap:
                 break
             key, _, kind, a, b = heapq.heappop(heap)
             if key > self._delta:
