@@ -259,6 +259,19 @@ def test_matcher_is_exact_and_its_duals_prove_it(seed: int, bids: bool) -> None:
         assert nest.many(pairs[:, 0], pairs[:, 1]).tolist() == [_shared_z(m, u, v) for u, v in weights]
 
 
+def _random_matcher(rng: random.Random, n: int, top: int, density: float) -> tuple[Matcher, dict[tuple[int, int], int]]:
+    """A matcher on random even weights below ``2 * top`` on about ``density`` of the pairs of ``n`` vertices (a
+    perfect matching always among them), every edge added, from arbitrary feasible potentials; and the weights."""
+    weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < density}
+    for i in range(0, n, 2):
+        weights.setdefault((i, i + 1), 2 * rng.randrange(top))
+    m = Matcher(n)
+    for (u, v), w in weights.items():
+        m.add_edge(u, v, w)
+    m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
+    return m, weights
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_a_capped_run_stops_with_feasible_duals_and_the_next_one_is_exact(seed: int) -> None:
     """:meth:`Matcher.run` with a cap: a search whose duals would change by more stops, its root left free, and
@@ -267,13 +280,7 @@ def test_a_capped_run_stops_with_feasible_duals_and_the_next_one_is_exact(seed: 
     rng = random.Random(seed)
     n = rng.choice([8, 14, 24, 40])
     top = rng.choice([50, 10**6])
-    weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.4}
-    for i in range(0, n, 2):
-        weights.setdefault((i, i + 1), 2 * rng.randrange(top))
-    m = Matcher(n)
-    for (u, v), w in weights.items():
-        m.add_edge(u, v, w)
-    m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
+    m, weights = _random_matcher(rng, n, top, 0.4)
     before = m.dual()
     assert m.run(cap=rng.randrange(1, top)) == []
     assert m.dual() >= before and all(z >= 0 for z in m.z)
@@ -382,13 +389,7 @@ def test_matcher_carries_on_after_edges_get_dearer(seed: int) -> None:
     rng = random.Random(seed)
     n = rng.choice([8, 14, 24, 40])
     top = rng.choice([3, 6, 50])
-    weights = {(i, j): 2 * rng.randrange(top) for i in range(n) for j in range(i + 1, n) if rng.random() < 0.5}
-    for i in range(0, n, 2):
-        weights.setdefault((i, i + 1), 2 * rng.randrange(top))
-    m = Matcher(n)
-    for (u, v), w in weights.items():
-        m.add_edge(u, v, w)
-    m.p = [-2 * top - rng.randrange(3) for _ in range(n)]
+    m, weights = _random_matcher(rng, n, top, 0.5)
     assert m.run() == []
     matched = [(u, v) for (u, v) in weights if m.mate[u] == v]
     dearer = rng.sample(matched, max(1, len(matched) // 3)) + rng.sample(list(weights), len(weights) // 4)
