@@ -1588,7 +1588,7 @@ class Solver:
         pairing of the blocks, whose odd sets need rises at the score level), and the searches go on without
         the cap; the last round never has it. After a history paired by swisspair, at 8,000 players, the first
         solve without the cap left duals that 100,000 pairs of G violated at the score level, and the solve
-        did not end within ten minutes; with it, about 10 CPU seconds."""
+        did not end within ten minutes; with it, 11 to 12 CPU seconds."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
         cap = 2 * self.c.multipliers[WHO_FLOATS] if self.c.mode == "sides" else None
