@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 import networkx as nx
@@ -292,6 +292,33 @@ def test_a_capped_run_stops_with_feasible_duals_and_the_next_one_is_exact(seed: 
     assert best is not None
     cost = sum(w for (u, v), w in weights.items() if m.mate[u] == v)
     assert cost == sum(weights[e] for e in best) == m.dual()
+
+
+class _EveryEdge(Matcher):
+    """A matcher whose searches scan every edge of each vertex, with a cap too."""
+
+    def _edges(self, v: int) -> Iterable[tuple[int, int]]:
+        return self.adj[v].items()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_capped_run_that_leaves_out_slack_edges_ends_as_one_that_scans_them(seed: int) -> None:
+    """A run with a cap scans only the edges within 64 caps of tight (:attr:`Matcher._near`), as the potentials
+    drift from stage to stage: run after run, with caps from a thousandth of the weights to all of them and then
+    none, the matching, potentials and blossoms are those of a matcher that scans every edge."""
+    rng = random.Random(seed)
+    n = rng.choice([14, 24, 40, 80])
+    top = 10**6
+    m, weights = _random_matcher(rng, n, top, 0.4)
+    m.p = [min(m.adj[v].values(), default=0) // 2 for v in range(n)]
+    full = _EveryEdge(n)
+    for (u, v), w in weights.items():
+        full.add_edge(u, v, w)
+    full.p = list(m.p)
+    for cap in [top // 1000, top // 100, top // 10, top, None]:
+        assert m.run(cap) == full.run(cap)
+        assert (m.mate, m.p, m.z, m.parent) == (full.mate, full.p, full.z, full.parent)
+    assert -1 not in m.mate
 
 
 class _CheckedExpansions(Matcher):
