@@ -1419,12 +1419,19 @@ class Solver:
         The searches start from the free players in an order spread over the field (a multiplicative hash of the
         ranking position): a search from the top of a chain of floats walks it to the bottom, while spread-out
         searches meet free players nearer by."""
-        c = self.c
         m = self._graph()
+        self._side_start(m)
+        m.order = sorted(range(self.c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
+        return m
+
+    def _side_start(self, m: Matcher) -> None:
+        """Set the start of :meth:`_block_start` on ``m`` (nothing matched yet, or anew on a matcher that no search
+        has run on, after edges were added: as on a matcher built afresh, whose edges are in the same order), any
+        edge still infeasible repaired."""
+        m.p = [0] * self.c.nodes
+        m.mate = [-1] * self.c.nodes
         self._block_start(m)
         self._repair_all(m)
-        m.order = sorted(range(c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
-        return m
 
     def _ring_start(self, m: Matcher) -> None:
         """Start duals and matching under ``colours: alternate`` with ``slide``: each group's ring potentials
@@ -1598,9 +1605,11 @@ class Solver:
                 if self.c.mode == "sides" and attempt == 0:  # the start's own violations join G' first
                     early = self._check(m, m.p)
                     if early:
-                        self._add(np.array([i for _, i, _ in early], dtype=np.int64),
-                                  np.array([j for _, _, j in early], dtype=np.int64))
-                        m = self._matcher()
+                        added = self._add(np.array([i for _, i, _ in early], dtype=np.int64),
+                                          np.array([j for _, _, j in early], dtype=np.int64))
+                        for i, j in added:
+                            m.add_edge(i, j, 2 * self.edges[i, j])
+                        self._side_start(m)
             else:
                 for _, i, j in bad:
                     if (i, j) in self.edges:
