@@ -157,6 +157,12 @@ class Matcher:
         """The vertices of blossom (or vertex) ``b`` (kept from when the blossom closed: not to be changed)."""
         return self._held[b]
 
+    def weighted(self) -> set[tuple[int, frozenset[int]]]:
+        """Each blossom with z > 0 as (z, its vertices): two matchers with the same set give every pair the same
+        Z_uv, and a pair neither of whose ends is in a blossom of one set only has the same Z_uv in both."""
+        return {(self.z[b], frozenset(self._leaves(b))) for b in range(self.n, 2 * self.n)
+                if self.childs[b] and self.z[b] > 0}
+
     def nested(self) -> bool:
         """Whether some blossom has z > 0 (else Z_uv = 0 for every edge)."""
         return any(self.childs[b] and self.z[b] > 0 for b in range(self.n, 2 * self.n))
