@@ -294,6 +294,26 @@ def test_a_capped_run_stops_with_feasible_duals_and_the_next_one_is_exact(seed: 
     assert cost == sum(weights[e] for e in best) == m.dual()
 
 
+def test_a_flattened_matcher_keeps_its_duals_feasible_without_blossoms() -> None:
+    """:meth:`Matcher.flatten` dissolves every blossom: each edge keeps slack >= 0 with Z = 0, each matched edge left
+    stays tight, and only the bases of blossoms with z > 0 lose their mates."""
+    flattened = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        m, weights = _random_matcher(rng, rng.choice([14, 24, 40]), 10**6, 0.3)
+        assert m.run() == []
+        if not m.nested():
+            continue
+        flattened += 1
+        held = sum(1 for b in range(m.n, 2 * m.n) if m.childs[b] and m.z[b] > 0)
+        m.flatten()
+        assert all(x == -1 for x in m.parent) and not m.nested()
+        for (u, v), w in weights.items():
+            assert w - m.p[u] - m.p[v] >= 0 and (m.mate[u] != v or w == m.p[u] + m.p[v])
+        assert 0 < m.mate.count(-1) <= 2 * held
+    assert flattened > 5
+
+
 class _EveryEdge(Matcher):
     """A matcher whose searches scan every edge of each vertex, with a cap too."""
 
@@ -736,6 +756,33 @@ def test_sides_single_with_wide_biases_is_exact(n: int, rounds: int, seed: int) 
     _check_round(event)
 
 
+def _sides_history(n: int, rounds: int, seed: int, history: str) -> Event:
+    """A ``sides: single`` event after ``rounds`` rounds: lopsided, a plain Swiss's with sides by a coin, or the
+    engine's own."""
+    if history == "lopsided":
+        return _lopsided_sides(n, rounds, seed)
+    if history == "swiss":
+        return _swiss_sides(n, rounds, seed)
+    event = _mode_event("single", n, seed)
+    result = random_results(seed)
+    for _ in range(rounds):
+        event = _play_round(event, result)
+    return event
+
+
+def _assert_sides_exact(event: Event, solver_class: type[Solver] = Solver) -> None:
+    """The engine's pairing of the next round costs networkx's minimum on the complete graph and is proven."""
+    state = round_state(event, event.paired_rounds + 1)
+    pool = state.bye_eligible or frozenset(state.order)
+    costs = Costs(event, state, pool, False)
+    solved = solver_class(costs).solve()
+    assert solved is not None
+    mate, proof = solved
+    assert proof.proven and proof.gap == 0
+    pairs = {(min(u, v), max(u, v)) for u, v in mate.items()}
+    assert sum(costs.encode(i, j) for i, j in pairs) == _reference_cost(event, pool, False)
+
+
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("n,rounds,seed,history", [
     (40, 7, 71, "lopsided"), (31, 6, 72, "lopsided"), (44, 9, 76, "engine"), (27, 12, 77, "engine"),
@@ -744,24 +791,53 @@ def test_sides_single_after_any_history_is_exact(n: int, rounds: int, seed: int,
     """Under ``sides: single`` the solve starts from the blocks of (group, bias) and their roles
     (:meth:`Solver._block_start`): after a lopsided history, a plain Swiss's with sides by a coin, or the engine's
     own, the pairing costs networkx's minimum on the complete graph and is proven."""
-    if history == "lopsided":
-        event = _lopsided_sides(n, rounds, seed)
-    elif history == "swiss":
-        event = _swiss_sides(n, rounds, seed)
-    else:
-        event = _mode_event("single", n, seed)
-        result = random_results(seed)
-        for _ in range(rounds):
-            event = _play_round(event, result)
-    state = round_state(event, event.paired_rounds + 1)
-    pool = state.bye_eligible or frozenset(state.order)
-    costs = Costs(event, state, pool, False)
-    solved = Solver(costs).solve()
-    assert solved is not None
-    mate, proof = solved
-    assert proof.proven and proof.gap == 0
-    pairs = {(min(u, v), max(u, v)) for u, v in mate.items()}
-    assert sum(costs.encode(i, j) for i, j in pairs) == _reference_cost(event, pool, False)
+    _assert_sides_exact(_sides_history(n, rounds, seed, history))
+
+
+class _CheckedStayers(Solver):
+    """A solver that checks the stayers' own pairing (:meth:`Solver._ring_solve`): feasible and tight on the
+    stayers' pairs, and where it pairs a whole group (no blossom was dissolved there) networkx's minimum on the
+    same pairs; it counts the stayers started and the groups paired whole."""
+
+    started = 0
+    whole = 0
+
+    def _ring_solve(self, m: Matcher, cap: int) -> dict[int, tuple[int, int]]:
+        out = super()._ring_solve(m, cap)
+        _CheckedStayers.started += len(out)
+        weights = {(v, x): w - m.p[v] - m.p[x] for v in out for x, w in m.adj[v].items()
+                   if v < x and x in out and 0 <= w - m.p[v] - m.p[x] < cap}
+        for (v, x), w in weights.items():  # feasible on those pairs, tight on its own
+            assert w - out[v][0] - out[x][0] >= 0
+            assert (out[v][1] == x) <= (w == out[v][0] + out[x][0])
+        groups = {self.c.group_of[v] for v in out}
+        for g in groups:
+            held = [v for v in out if self.c.group_of[v] == g]
+            mine = {e: w for e, w in weights.items() if self.c.group_of[e[0]] == g}
+            best = min_cost_perfect_matching(held, mine)
+            assert best is not None
+            if all(out[v][1] != -1 for v in held):
+                _CheckedStayers.whole += 1
+                assert sum(mine[v, out[v][1]] for v in held if out[v][1] > v) == sum(mine[e] for e in best)
+        return out
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,rounds,seed,history,started", [
+    (100, 3, 112, "swiss", True), (70, 2, 113, "lopsided", True), (140, 3, 124, "swiss", True),
+    (90, 3, 125, "lopsided", True), (120, 2, 117, "lopsided", False),
+    pytest.param(200, 3, 116, "swiss", True, marks=pytest.mark.slow)])
+def test_stayers_started_from_their_own_pairing_stay_exact(monkeypatch: pytest.MonkeyPatch, n: int, rounds: int,
+                                                           seed: int, history: str, started: bool) -> None:
+    """With every ring of stayers started from its own exact pairing (:meth:`Solver._ring_solve`, from rings of
+    4 pairs here instead of ``_PRESOLVE``), that pairing is networkx's minimum on the stayers' pairs, and the round's
+    pairing still costs networkx's minimum on the complete graph and is proven. After two lopsided rounds (seed
+    117) the stayers' pairs that tie at the top levels hold no perfect matching: those rings are left to the
+    searches, and the pairing is as exact."""
+    monkeypatch.setattr(solver, "_PRESOLVE", 4)
+    _CheckedStayers.started = _CheckedStayers.whole = 0
+    _assert_sides_exact(_sides_history(n, rounds, seed, history), _CheckedStayers)
+    assert (_CheckedStayers.started > 0) == (_CheckedStayers.whole > 0) == started
 
 
 @given(st.integers(4, 40), st.booleans(), st.randoms(use_true_random=False))

@@ -177,6 +177,13 @@ class Matcher:
                 total -= self.z[b] * (self.size[b] // 2)
         return total
 
+    def flatten(self) -> None:
+        """Dissolve every blossom (:meth:`_dissolve_above`): the potentials take their z, so every edge stays
+        feasible with Z = 0, and the matched edge at the base of each blossom with z > 0 is unmatched."""
+        for v in range(self.n):
+            if self.parent[v] != -1:
+                self._dissolve_above(v)
+
     # -- repairs between stages -----------------------------------------------------------------------
 
     def repair(self, u: int, v: int) -> None:
