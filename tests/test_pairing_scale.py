@@ -22,7 +22,7 @@ from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import blossom, pair_round, solver, transport
 from sheetswiss.pairing.blossom import Matcher, Nesting
 from sheetswiss.pairing.costs import Costs, pair_draw, player_keys
-from sheetswiss.pairing.levels import BALANCE, COLOUR_HARD, HEIGHT, RANDOM, SCORE, WHO_FLOATS
+from sheetswiss.pairing.levels import BALANCE, COLOUR_HARD, HEIGHT, PATTERN, RANDOM, SCORE, WHO_FLOATS
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
 from sheetswiss.pairing.solver import Solver
 from sheetswiss.pairing.state import round_state
@@ -801,6 +801,26 @@ class _CheckedStayers(Solver):
 
     started = 0
     whole = 0
+    priced = 0
+
+    def _ring_potentials(self, g: int, members: Sequence[int], ring: Sequence[tuple[int, int]]) -> list[int]:
+        """Checks that every pair of stayers but two of the sinks' sign keeps its pattern level's constraint, and
+        each ring pair of opposite signs is tight at it."""
+        out = super()._ring_potentials(g, members, ring)
+        if any(out):
+            _CheckedStayers.priced += 1
+        c, at = self.c, dict(zip(members, out))
+        twice = 2 * c.multipliers[PATTERN]
+        sign = c.bias[ring[0][0]] > 0
+        for u, v in itertools.combinations(members, 2):
+            if (c.bias[u] > 0) != sign and (c.bias[v] > 0) != sign:
+                continue
+            lo, hi = sorted((c.place_of[u], c.place_of[v]))
+            cost = twice * int(c.pattern_cost(g, np.array([lo]), np.array([hi]))[0])
+            assert at[u] + at[v] <= cost
+            if ((u, v) in ring or (v, u) in ring) and (c.bias[u] > 0) != (c.bias[v] > 0):
+                assert at[u] + at[v] == cost
+        return out
 
     def _ring_solve(self, m: Matcher, cap: int) -> dict[int, tuple[int, int]]:
         out = super()._ring_solve(m, cap)
@@ -835,9 +855,10 @@ def test_stayers_started_from_their_own_pairing_stay_exact(monkeypatch: pytest.M
     117) the stayers' pairs that tie at the top levels hold no perfect matching: those rings are left to the
     searches, and the pairing is as exact."""
     monkeypatch.setattr(solver, "_PRESOLVE", 4)
-    _CheckedStayers.started = _CheckedStayers.whole = 0
+    _CheckedStayers.started = _CheckedStayers.whole = _CheckedStayers.priced = 0
     _assert_sides_exact(_sides_history(n, rounds, seed, history), _CheckedStayers)
     assert (_CheckedStayers.started > 0) == (_CheckedStayers.whole > 0) == started
+    assert _CheckedStayers.priced > 0
 
 
 @given(st.integers(4, 40), st.booleans(), st.randoms(use_true_random=False))
