@@ -1628,9 +1628,9 @@ class Solver:
         roles and one of the other sign its sink's. Every pair of stayers keeps its pattern level's constraint
         (phi is 1-Lipschitz on the circle) but two of the sinks' sign, who pay the side cost at the score level
         (the reductions that follow lower them where such a pair is a candidate), and the ring's pairs of opposite
-        signs are tight at it, so the searches that follow rise
-        at the draws only: at 8,000 players they took 0.17 CPU seconds instead of 0.58, for 270 free players
-        instead of 690. Zeros where the ring has no closed form."""
+        signs are tight at it, so the searches that follow rise at the draws only: at 8,000 players they took 0.17
+        CPU seconds instead of 0.58, for 270 free players instead of 690. Zeros where the ring has no closed
+        form."""
         c = self.c
         half = c.half[g]
         length = 2 * half
