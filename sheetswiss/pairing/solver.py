@@ -1696,24 +1696,24 @@ class Solver:
 
     def _settle(self, m: Matcher | None = None) -> tuple[Matcher, list[tuple[int, int, int]]] | None:
         """Solve G' and widen it by the pairs of G whose dual constraint fails, until none does (no
-        violations returned) or the rounds run out (the last violations); ``None`` when G has no perfect
-        matching. Every widening carries on from the previous solve, each added pair repaired
-        (:meth:`Matcher.repair`): that is the faster at every size measured, as a repair frees only players
-        whose searches stay near them while a fresh start repeats every search of the first solve (under
-        ``colours: alternate`` at 8,000 players the repaired solve frees 2,800 players where the closed-form
-        start leaves 3,700; under ``sides: single`` at 2,000, 1.1 CPU seconds against 4.7; from the start by
-        blocks at 8,000 players, 71 against 195). Under ``sides: single`` the first solve starts from duals
-        already checked against G, their failing pairs added, and before each solve the free players bid for
-        partners (:meth:`Matcher.bid`). Before the first solve each rise stays below one unit of who floats (as
-        the start's reductions): at 8,000 players half as many players are left free for the searches, and the
-        searches label a quarter fewer blossoms. After a widening each rise stays below 8 units of the pattern:
-        the repaired players' partners were settled by the first solve, and larger rises there sent the searches
-        after a random history into rises at the score level (at 2,000 players 42,000 blossoms labelled against
-        12,000; after a swisspair history 52,000 without bids, 17,000 with). Under ``colours: alternate`` the free
-        players bid after a widening only, each rise below 8 units of the pattern as under ``sides: single``: at
-        8,000 players the searches of the benchmark's colours state push a twelfth fewer edges, those of round 15
-        after a swisspair history as many; bids before the first solve (the rings' start) measured no faster. In
-        the other modes the bids measured no faster, so their searches start at once.
+        violations returned) or the rounds run out (the last violations); ``None`` when G has no perfect matching. Every
+        widening carries on from the previous solve, each added pair repaired (:meth:`Matcher.repair`): that is the
+        faster at every size measured, as a repair frees only players whose searches stay near them while a fresh start
+        repeats every search of the first solve (under ``colours: alternate`` at 8,000 players the repaired solve frees
+        2,800 players where the closed-form start leaves 3,700; under ``sides: single`` at 2,000, 1.1 CPU seconds
+        against 4.7; from the start by blocks at 8,000 players, 71 against 195). Under ``sides: single`` the start's
+        duals are checked against G and their failing pairs added; the start is then set again, the large groups'
+        stayers from their own pairing (:meth:`_ring_solve`, whose failing pairs the first check after the solve finds),
+        and before each solve the free players bid for partners (:meth:`Matcher.bid`). Before the first solve each rise
+        stays below one unit of who floats (as the start's reductions): at 8,000 players half as many players are left
+        free for the searches, and the searches label a quarter fewer blossoms. After a widening each rise stays below 8
+        units of the pattern: the repaired players' partners were settled by the first solve, and larger rises there
+        sent the searches after a random history into rises at the score level (at 2,000 players 42,000 blossoms
+        labelled against 12,000; after a swisspair history 52,000 without bids, 17,000 with). Under ``colours:
+        alternate`` the free players bid after a widening only, each rise below 8 units of the pattern as under ``sides:
+        single``: at 8,000 players the searches of the benchmark's colours state push a twelfth fewer edges, those of
+        round 15 after a swisspair history as many; bids before the first solve (the rings' start) measured no faster.
+        In the other modes the bids measured no faster, so their searches start at once.
 
         Under ``sides: single`` a search stops before its duals change by a whole unit of who floats (the cap of
         :meth:`Matcher.run`), its player left free: the start is exact down to that level, so a search that
