@@ -391,6 +391,8 @@ class Solver:
         """:meth:`_colour_hard` of each group, once computed."""
         self._stayers: list[list[tuple[int, int]]] = []
         """Under ``sides: single``: each group's stayers paired by their ring (:meth:`_side_stay`), as G' takes them."""
+        self._stayers_start: dict[int, tuple[int, int]] | None = None
+        """:meth:`_ring_solve` once computed: the start set again after its check takes the same."""
         self._changed: np.ndarray | None = None
         """While :meth:`_check` looks only at the pairs with a changed end: whether each node's end changed."""
         self._boundaries()
@@ -1470,13 +1472,13 @@ class Solver:
         m.order = sorted(range(self.c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
         return m
 
-    def _side_start(self, m: Matcher, stayers: bool = False) -> None:
+    def _side_start(self, m: Matcher) -> None:
         """Set the start of :meth:`_block_start` on ``m`` (nothing matched yet, or anew on a matcher that no search
-        has run on, after edges were added: as on a matcher built afresh, whose edges are in the same order), the
-        large groups' stayers from their own pairing with ``stayers``, any edge still infeasible repaired."""
+        has run on, after edges were added: as on a matcher built afresh, whose edges are in the same order), any
+        edge still infeasible repaired."""
         m.p = [0] * self.c.nodes
         m.mate = [-1] * self.c.nodes
-        self._block_start(m, stayers)
+        self._block_start(m)
         self._repair_all(m)
 
     def _ring_start(self, m: Matcher) -> None:
@@ -1523,7 +1525,7 @@ class Solver:
                         mate[v], mate[x] = x, v
                         break
 
-    def _block_start(self, m: Matcher, stayers: bool = False) -> None:
+    def _block_start(self, m: Matcher) -> None:
         """Start duals and matching under ``sides: single`` (RULES.md 3), where players cross score groups to
         meet an opposite side bias.
 
@@ -1540,7 +1542,7 @@ class Solver:
           stays feasible and each player has a tight one; the cap keeps a player whose partners G' lacks at
           its dual above), and the tight pairs are matched greedily in the same order, at most as many between
           two blocks as the roles' flow pairs there.
-        * **The stayers of a large group** (with ``stayers``): before that, their own exact pairing
+        * **The stayers of a large group**: before that, their own exact pairing
           (:meth:`_ring_solve`) gives them their pattern and draw duals and their pairs. Inside a group the slide's
           pattern ties along each stretch of the ring, where any of its sources may meet any of its sinks, so the
           seeded draw chooses among hundreds of players: a random assignment, which the field's searches would
@@ -1559,15 +1561,14 @@ class Solver:
         adj, mate = m.adj, m.mate
         cap = (mult[WHO_FLOATS] - 1) & ~1
         placed = [False] * c.nodes
-        if stayers:
-            for v, (rise, x) in self._ring_solve(m, cap).items():
-                d[v] += rise
-                placed[v] = True
-                if x > v:
-                    mate[v], mate[x] = x, v
-                    quota[of[v], of[x]] -= 1
-                    if of[v] != of[x]:
-                        quota[of[x], of[v]] -= 1
+        for v, (rise, x) in self._ring_solve(m, cap).items():
+            d[v] += rise
+            placed[v] = True
+            if x > v:
+                mate[v], mate[x] = x, v
+                quota[of[v], of[x]] -= 1
+                if of[v] != of[x]:
+                    quota[of[x], of[v]] -= 1
         for v in range(c.nodes):
             if adj[v] and not placed[v]:
                 pv = d[v]
@@ -1589,9 +1590,16 @@ class Solver:
         weight is below ``cap`` (one unit of who floats: the pattern and draw of pairs tight above), solved by
         their own :class:`Matcher` on those small weights. Each stayer's rise above its potential and its partner;
         a group without a perfect matching there is left out. Blossoms left at the end are dissolved
-        (:meth:`Matcher.flatten`), which keeps the rises feasible on those pairs."""
+        (:meth:`Matcher.flatten`), which keeps the rises feasible on those pairs. Computed once: the start set
+        again after the check of the first one (:meth:`_settle`) takes the same, and the pairs that check adds
+        between stayers are repaired there (at 8,000 players that check then finds 9,400 of the stayers' failing
+        pairs before the first solve instead of after it, and the searches scan 1.8 million edges instead of
+        2.5)."""
+        if self._stayers_start is not None:
+            return self._stayers_start
         p, adj = m.p, m.adj
         out: dict[int, tuple[int, int]] = {}
+        self._stayers_start = out
         for g, ring in enumerate(self._stayers):
             if len(ring) < _PRESOLVE:
                 continue
@@ -1702,18 +1710,18 @@ class Solver:
         repeats every search of the first solve (under ``colours: alternate`` at 8,000 players the repaired solve frees
         2,800 players where the closed-form start leaves 3,700; under ``sides: single`` at 2,000, 1.1 CPU seconds
         against 4.7; from the start by blocks at 8,000 players, 71 against 195). Under ``sides: single`` the start's
-        duals are checked against G and their failing pairs added; the start is then set again, the large groups'
-        stayers from their own pairing (:meth:`_ring_solve`, whose failing pairs the first check after the solve finds),
-        and before each solve the free players bid for partners (:meth:`Matcher.bid`). Before the first solve each rise
-        stays below one unit of who floats (as the start's reductions): at 8,000 players half as many players are left
-        free for the searches, and the searches label a quarter fewer blossoms. After a widening each rise stays below 8
-        units of the pattern: the repaired players' partners were settled by the first solve, and larger rises there
-        sent the searches after a random history into rises at the score level (at 2,000 players 42,000 blossoms
-        labelled against 12,000; after a swisspair history 52,000 without bids, 17,000 with). Under ``colours:
-        alternate`` the free players bid after a widening only, each rise below 8 units of the pattern as under ``sides:
-        single``: at 8,000 players the searches of the benchmark's colours state push a twelfth fewer edges, those of
-        round 15 after a swisspair history as many; bids before the first solve (the rings' start) measured no faster.
-        In the other modes the bids measured no faster, so their searches start at once.
+        duals (the large groups' stayers from their own pairing, :meth:`_ring_solve`) are checked against G, their
+        failing pairs added and the start set again, and before each solve the free players bid for partners
+        (:meth:`Matcher.bid`). Before the first solve each rise stays below one unit of who floats (as the start's
+        reductions): at 8,000 players half as many players are left free for the searches, and the searches label a
+        quarter fewer blossoms. After a widening each rise stays below 8 units of the pattern: the repaired players'
+        partners were settled by the first solve, and larger rises there sent the searches after a random history into
+        rises at the score level (at 2,000 players 42,000 blossoms labelled against 12,000; after a swisspair history
+        52,000 without bids, 17,000 with). Under ``colours: alternate`` the free players bid after a widening only, each
+        rise below 8 units of the pattern as under ``sides: single``: at 8,000 players the searches of the benchmark's
+        colours state push a twelfth fewer edges, those of round 15 after a swisspair history as many; bids before the
+        first solve (the rings' start) measured no faster. In the other modes the bids measured no faster, so their
+        searches start at once.
 
         Under ``sides: single`` a search stops before its duals change by a whole unit of who floats (the cap of
         :meth:`Matcher.run`), its player left free: the start is exact down to that level, so a search that
@@ -1739,8 +1747,7 @@ class Solver:
                                           np.array([j for _, _, j in early], dtype=np.int64))
                         for i, j in added:
                             m.add_edge(i, j, 2 * self.edges[i, j])
-                    if early or any(len(ring) >= _PRESOLVE for ring in self._stayers):
-                        self._side_start(m, stayers=True)  # the large groups' stayers from their own pairing
+                        self._side_start(m)
             else:
                 for _, i, j in bad:
                     if (i, j) in self.edges:
