@@ -177,6 +177,18 @@ class Matcher:
                 total -= self.z[b] * (self.size[b] // 2)
         return total
 
+    def match_tight(self) -> None:
+        """Match each free vertex, in number order, to its first free neighbour along a tight edge (a start's
+        greedy matching: the searches take the rest)."""
+        adj, p, mate = self.adj, self.p, self.mate
+        for v in range(self.n):
+            if mate[v] == -1:
+                pv = p[v]
+                for x, w in adj[v].items():
+                    if mate[x] == -1 and w == pv + p[x]:
+                        mate[v], mate[x] = x, v
+                        break
+
     def flatten(self) -> None:
         """Dissolve every blossom (:meth:`_dissolve_above`): the potentials take their z, so every edge stays
         feasible with Z = 0, and the matched edge at the base of each blossom with z > 0 is unmatched."""

@@ -1517,13 +1517,7 @@ class Solver:
         for u, v in [pair for pairs, _ in self._rings for pair in pairs] + self._floats:
             if mate[u] == -1 and mate[v] == -1 and adj[u].get(v) == d[u] + d[v]:
                 mate[u], mate[v] = v, u
-        for v in range(c.nodes):
-            if mate[v] == -1:
-                pv = d[v]
-                for x, w in adj[v].items():
-                    if mate[x] == -1 and w == pv + d[x]:
-                        mate[v], mate[x] = x, v
-                        break
+        m.match_tight()
 
     def _block_start(self, m: Matcher) -> None:
         """Start duals and matching under ``sides: single`` (RULES.md 3), where players cross score groups to
@@ -1599,7 +1593,6 @@ class Solver:
             return self._stayers_start
         p, adj = m.p, m.adj
         out: dict[int, tuple[int, int]] = {}
-        self._stayers_start = out
         for g, ring in enumerate(self._stayers):
             if len(ring) < _PRESOLVE:
                 continue
@@ -1614,12 +1607,7 @@ class Solver:
             for k in range(sub.n):
                 if sub.adj[k]:
                     q[k] += min(w - q[k] - q[x] for x, w in sub.adj[k].items())
-            for k in range(sub.n):
-                if sub.mate[k] == -1:
-                    for x, w in sub.adj[k].items():
-                        if sub.mate[x] == -1 and w == q[k] + q[x]:
-                            sub.mate[k], sub.mate[x] = x, k
-                            break
+            sub.match_tight()
             sub.order = sorted(range(sub.n), key=lambda k: (k * 0x9E3779B9) & 0xFFFFFFFF)
             sub.bid(cap)
             if sub.run():
@@ -1627,6 +1615,7 @@ class Solver:
             sub.flatten()
             for k, v in enumerate(members):
                 out[v] = (q[k], -1 if sub.mate[k] == -1 else members[sub.mate[k]])
+        self._stayers_start = out
         return out
 
     def _ring_potentials(self, g: int, members: Sequence[int], ring: Sequence[tuple[int, int]]) -> list[int]:
