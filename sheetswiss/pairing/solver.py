@@ -1538,10 +1538,10 @@ class Solver:
           two blocks as the roles' flow pairs there.
         * **The stayers of a large group**: before that, their own exact pairing
           (:meth:`_ring_solve`) gives them their pattern and draw duals and their pairs. Inside a group the slide's
-          pattern ties along each stretch of the ring, where any of its sources may meet any of its sinks, so the
-          seeded draw chooses among hundreds of players: a random assignment, which the field's searches would
-          solve one augmenting path at a time (in the largest group at 8,000 players, 22 of the ring's 605 pairs
-          were in the pairing found). The others then take their reductions as above.
+          pattern (RULES.md 2.5) ties along each stretch of the ring, where any of its sources may meet any of its
+          sinks, so the seeded draw (RULES.md 2.11) chooses among hundreds of players: a random assignment, which
+          the field's searches would solve one augmenting path at a time (in the largest group at 8,000 players, 22
+          of the ring's 605 pairs were in the pairing found). The others then take their reductions as above.
 
         Only the start depends on this: the solve and the certificate make the result exact whatever it is.
         All potentials are even, as :mod:`.blossom` needs."""
