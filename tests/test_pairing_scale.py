@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import blossom, pair_round, solver, transport
-from sheetswiss.pairing.blossom import Matcher, Nesting
+from sheetswiss.pairing.blossom import Matcher, Nesting, Saved
 from sheetswiss.pairing.costs import Costs, pair_draw, player_keys
 from sheetswiss.pairing.levels import BALANCE, COLOUR_HARD, HEIGHT, PATTERN, RANDOM, SCORE, WHO_FLOATS
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
@@ -312,6 +312,39 @@ def test_a_flattened_matcher_keeps_its_duals_feasible_without_blossoms() -> None
             assert w - m.p[u] - m.p[v] >= 0 and (m.mate[u] != v or w == m.p[u] + m.p[v])
         assert 0 < m.mate.count(-1) <= 2 * held
     assert flattened > 5
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_restored_matcher_goes_back_to_its_saved_duals_and_carries_on_exact(seed: int) -> None:
+    """:meth:`Matcher.saved` after a capped run (blossoms, free vertices), then a run to the end, then edges added that
+    the saved duals keep feasible: :meth:`Matcher.restore` gives back the saved potentials, mates and blossoms (twice
+    from the same save), and the run from there is networkx's minimum over every edge, proven by its duals."""
+    rng = random.Random(seed)
+    n = rng.choice([14, 24, 40])
+    top = rng.choice([50, 10**6])
+    m, weights = _random_matcher(rng, n, top, 0.5)
+    later = dict(rng.sample(sorted(weights.items()), len(weights) // 3))
+    for u, v in later:
+        del m.adj[u][v], m.adj[v][u]
+    assert m.run(cap=rng.randrange(1, top)) == []
+    saved = m.saved()
+    state = (m.p[:], m.mate[:], [list(c) for c in m.childs], m.z[:], m.weighted())
+    for _ in range(2):
+        assert m.run() == []
+        for (u, v), w in later.items():
+            if w >= m.p[u] + m.p[v] - _shared_z(m, u, v) or rng.random() < 0.5:
+                m.add_edge(u, v, w)
+        m.restore(saved)
+        assert (m.p, m.mate, [list(c) for c in m.childs], m.z, m.weighted()) == state
+    kept = {(u, v): w for (u, v), w in weights.items() if v in m.adj[u]}
+    for (u, v), w in kept.items():  # the saved duals were feasible on every edge, added ones too
+        if w < m.p[u] + m.p[v] - _shared_z(m, u, v):
+            m.repair(u, v)
+    assert m.run() == [] and -1 not in m.mate
+    best = min_cost_perfect_matching(list(range(n)), kept)
+    assert best is not None
+    cost = sum(w for (u, v), w in kept.items() if m.mate[u] == v)
+    assert cost == sum(kept[e] for e in best) == m.dual()
 
 
 class _EveryEdge(Matcher):
@@ -794,6 +827,25 @@ def test_sides_single_after_any_history_is_exact(n: int, rounds: int, seed: int,
     _assert_sides_exact(_sides_history(n, rounds, seed, history))
 
 
+def test_searches_past_the_cap_start_again_from_the_clean_duals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``sides: single``, once the check finds no failing pair while players are still free, the searches go on
+    without the cap; where their duals then fail pairs of G, those pairs join G' and the searches start again from
+    the clean duals (:meth:`Matcher.restore`) instead of repairs. On events where that happens, the pairing is still
+    networkx's minimum on the complete graph, proven."""
+    restores: list[int] = []
+    restore = Matcher.restore
+
+    def counted(self: Matcher, saved: Saved) -> None:
+        restores.append(self.n)
+        restore(self, saved)
+
+    monkeypatch.setattr(Matcher, "restore", counted)
+    for n, rounds, seed, history in [(40, 7, 71, "lopsided"), (45, 10, 79, "swiss"), (120, 9, 81, "swiss")]:
+        before = len(restores)
+        _assert_sides_exact(_sides_history(n, rounds, seed, history))
+        assert len(restores) > before
+
+
 class _CheckedStayers(Solver):
     """A solver that checks the stayers' own pairing (:meth:`Solver._ring_solve`): feasible and tight on the
     stayers' pairs, and where it pairs a whole group (no blossom was dissolved there) networkx's minimum on the
@@ -804,21 +856,22 @@ class _CheckedStayers(Solver):
     priced = 0
 
     def _ring_potentials(self, g: int, members: Sequence[int], ring: Sequence[tuple[int, int]]) -> list[int]:
-        """Checks that every pair of stayers but two of the sinks' sign keeps its pattern level's constraint, and
-        each ring pair of opposite signs is tight at it."""
+        """Checks that every pair of stayers but two of the sinks' camp (:meth:`Solver._side_camps`) keeps its
+        pattern level's constraint, and each ring pair of opposite camps is tight at it."""
         out = super()._ring_potentials(g, members, ring)
         if any(out):
             _CheckedStayers.priced += 1
         c, at = self.c, dict(zip(members, out))
         twice = 2 * c.multipliers[PATTERN]
-        sign = c.bias[ring[0][0]] > 0
+        camp = {v: self._camps[g][c.bias[v]] for v in members}
+        sources = camp[ring[0][0]]
         for u, v in itertools.combinations(members, 2):
-            if (c.bias[u] > 0) != sign and (c.bias[v] > 0) != sign:
+            if camp[u] != sources and camp[v] != sources:
                 continue
             lo, hi = sorted((c.place_of[u], c.place_of[v]))
             cost = twice * int(c.pattern_cost(g, np.array([lo]), np.array([hi]))[0])
             assert at[u] + at[v] <= cost
-            if ((u, v) in ring or (v, u) in ring) and (c.bias[u] > 0) != (c.bias[v] > 0):
+            if ((u, v) in ring or (v, u) in ring) and camp[u] != camp[v]:
                 assert at[u] + at[v] == cost
         return out
 

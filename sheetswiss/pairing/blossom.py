@@ -45,7 +45,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["SPLIT", "Matcher", "Nesting"]
+__all__ = ["SPLIT", "Matcher", "Nesting", "Saved"]
 
 _CAP = 1 << 62
 """Where :meth:`Nesting.many` caps Z."""
@@ -56,6 +56,10 @@ far below 2**61. Under ``colours: alternate`` from 8,000 players the colour hard
 blossom across a boundary next to a group short of one colour gets a z of a few of those: with 40 bits such
 pairs went through Python integers (0.6 CPU seconds per check instead of 0.15 in round 15 of the benchmark's
 ``--seed 3 --draws 0.35`` state)."""
+Saved = tuple[list[int], list[int], list[int], list[int], list[list[int]], list[list[tuple[int, int]]], list[int],
+              list[int], list[int], list[list[int]], list[int]]
+"""A matcher's duals and matching (:meth:`Matcher.saved`): potentials, mates, and the blossoms' ``top``, ``parent``,
+``childs``, ``links``, ``base``, ``z``, ``size``, vertices and spare ids."""
 _OUTER, _INNER = 1, 2
 """Labels of a top-level blossom in the current tree (0: not in the tree)."""
 _LISTED = 16
@@ -188,6 +192,23 @@ class Matcher:
                     if mate[x] == -1 and w == pv + p[x]:
                         mate[v], mate[x] = x, v
                         break
+
+    def saved(self) -> Saved:
+        """The duals and the matching, to go back to (:meth:`restore`) after edges are added that they keep
+        feasible: potentials, mates and the blossoms (the edges are not saved)."""
+        return (self.p[:], self.mate[:], self.top[:], self.parent[:], [x[:] for x in self.childs],
+                [x[:] for x in self.links], self.base[:], self.z[:], self.size[:], [x[:] for x in self._held],
+                self._spare[:])
+
+    def restore(self, saved: Saved) -> None:
+        """Go back to the duals and matching of :meth:`saved` (a copy of them: the same ``saved`` can be restored
+        again), keeping every edge added since."""
+        (p, mate, top, parent, childs, links, base, z, size, held, spare) = saved
+        self.p, self.mate, self.top, self.parent = p[:], mate[:], top[:], parent[:]
+        self.childs, self.links = [x[:] for x in childs], [x[:] for x in links]
+        self.base, self.z, self.size = base[:], z[:], size[:]
+        self._held, self._spare = [x[:] for x in held], spare[:]
+        self._outside = {}
 
     def flatten(self) -> None:
         """Dissolve every blossom (:meth:`_dissolve_above`): the potentials take their z, so every edge stays

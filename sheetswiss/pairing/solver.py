@@ -102,7 +102,7 @@ from typing import TYPE_CHECKING, final
 
 import numpy as np
 
-from .blossom import SPLIT, Matcher, Nesting
+from .blossom import SPLIT, Matcher, Nesting, Saved
 from .costs import Costs, colour_assignment, pair_draw
 from .levels import BALANCE, COLOUR_HARD, COLOUR_PREF, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
 from .state import RoundState
@@ -152,6 +152,9 @@ _PRESOLVE = 200
 ring holds at least this many pairs. At 8,000 players the largest groups' rings hold 300 to 600 pairs, and the first
 solve's searches took 0.6 CPU seconds instead of 2.3; at 2,000 players, rings of 100 to 200 pairs started that way
 left twice as many floaters free and took a quarter longer."""
+_BACK = 4
+"""Times the searches past the cap start again from the clean check's duals (:meth:`Solver._settle`) before repairs
+take over."""
 _FLOATERS = 64
 """The expected float at an odd boundary (:meth:`_floaters`) is looked for among this many of the lower group's
 cheapest players to float up."""
@@ -391,6 +394,8 @@ class Solver:
         """:meth:`_colour_hard` of each group, once computed."""
         self._stayers: list[list[tuple[int, int]]] = []
         """Under ``sides: single``: each group's stayers paired by their ring (:meth:`_side_stay`), as G' takes them."""
+        self._camps: list[dict[int, bool]] = []
+        """Under ``sides: single``: each group's side biases in the two camps of its ring (:meth:`_side_camps`)."""
         self._stayers_start: dict[int, tuple[int, int]] | None = None
         """:meth:`_ring_solve` once computed: the start set again after its check takes the same."""
         self._changed: np.ndarray | None = None
@@ -1002,6 +1007,7 @@ class Solver:
         rings = self._stayers
         for g in range(c.groups):
             here = [k for k in members if group[k] == g]
+            self._camps.append(self._side_camps({k: int(c.bias[members[k][0]]) for k in here}, pairs))
             ups = {k: sum(int(pairs[k, b]) for b in members if group[b] < g) for k in here}
             downs = {k: sum(int(pairs[k, b]) for b in members if group[b] > g) for k in here}
             chosen, ring = self._side_stay(g, {k: rising[k][:ups[k]].tolist() for k in here},
@@ -1068,6 +1074,48 @@ class Solver:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
 
+    @staticmethod
+    def _side_camps(bias: dict[int, int], pairs: np.ndarray) -> dict[int, bool]:
+        """A group's side biases in two camps, each camp's players to meet the other's: for each of the group's
+        blocks (``bias``: block to its side bias), whether it is in the first camp.
+
+        Whether two biases meet at no side cost depends on the measure (RULES.md 3): under ``max`` any two
+        different biases do (3 and 1: the 3 takes side 2, and the larger imbalance falls), under ``sum`` only
+        opposite signs. So the camps follow the pairs that the roles' flow (:meth:`_blocks`) makes between the
+        group's blocks: each block in the other camp from the blocks it meets there, the lowest bias of each
+        connected set in the first camp. In a group of biases 3, 1 and -1 whose 1s are the more numerous, the
+        flow pairs the 1s with both others: the 1s against the 3s and -1s, where the signs would have set the
+        3s against the -1s and paired the surplus 1s among themselves. A block the flow pairs with none of its
+        group, or every block where those pairs close an odd cycle, keeps its sign's camp (negative first).
+
+        Blocks 0, 1, 2 of biases 3, 1, -1, the flow pairing block 1 with both others; then a flow round all three
+        (an odd cycle), and one that pairs block 2 with none of the group:
+
+        >>> flow = np.array([[0, 4, 0], [4, 0, 2], [0, 2, 0]])
+        >>> Solver._side_camps({0: 3, 1: 1, 2: -1}, flow)
+        {3: True, 1: False, -1: True}
+        >>> Solver._side_camps({0: 3, 1: 1, 2: -1}, flow + 1 - np.eye(3, dtype=int))
+        {3: False, 1: False, -1: True}
+        >>> Solver._side_camps({0: 3, 1: 1, 2: -1}, np.array([[0, 4, 0], [4, 0, 0], [0, 0, 0]]))
+        {3: False, 1: True, -1: True}
+        """
+        camp: dict[int, bool] = {}
+        for start in sorted(bias, key=bias.__getitem__):
+            if start in camp or not any(pairs[start, k] for k in bias if k != start):
+                continue
+            camp[start] = True
+            todo = [start]
+            while todo:
+                a = todo.pop()
+                for b in bias:
+                    if b != a and pairs[a, b]:
+                        if b not in camp:
+                            camp[b] = not camp[a]
+                            todo.append(b)
+                        elif camp[b] == camp[a]:
+                            return {bias[k]: bias[k] < 0 for k in bias}
+        return {bias[k]: camp.get(k, bias[k] < 0) for k in bias}
+
     def _side_stay(self, g: int, risers: dict[int, list[int]], falling: dict[int, list[int]],
                    downs: dict[int, int]) -> tuple[dict[int, list[int]], list[tuple[int, int]]]:
         """Who of group ``g`` floats down under ``sides: single``, and its stayers' ring (:meth:`_side_ring`).
@@ -1106,18 +1154,19 @@ class Solver:
     def _side_ring(self, g: int, nodes: Sequence[int], optional: Sequence[int], away: int
                    ) -> tuple[list[tuple[int, int]], list[int]] | None:
         """The players ``nodes`` of group ``g`` under ``sides: single`` with ``slide``, but ``away`` of those in
-        ``optional`` (of one side bias), paired by the slide's ring (:meth:`_colour_ring`): the players of negative
-        side bias meet those of positive bias at no side cost (RULES.md 3), so the more numerous sign are the
-        sources, and their surplus turns into sinks (pairs that pay the side cost). Which optional players leave
+        ``optional`` (of one side bias), paired by the slide's ring (:meth:`_colour_ring`): the players of one camp
+        meet the other's at no side cost (:meth:`_side_camps`), so the more numerous camp are the sources, and
+        their surplus turns into sinks (pairs that pay the side cost). Which optional players leave
         the ring is chosen by :meth:`_ring_swap`. The pairs in ring order (the i-th source meets the i-th sink) and
         the optional players left out; ``None`` for a ring too small or odd. Each player also gets its partners
         of lowest draw among the ties (:meth:`_ring_draws`)."""
         c = self.c
+        camp = self._camps[g]
         out = set(optional[:away])
         nodes = [v for v in nodes if v not in out]
-        if len(nodes) % 2:  # one more floats: the likeliest to float up of the more numerous sign
-            major = 1 if 2 * sum(c.bias[v] > 0 for v in nodes) > len(nodes) else -1
-            drop = min((v for v in nodes if c.bias[v] * major > 0 and v not in optional),
+        if len(nodes) % 2:  # one more floats: the likeliest to float up of the more numerous camp
+            major = 2 * sum(camp[c.bias[v]] for v in nodes) >= len(nodes)
+            drop = min((v for v in nodes if camp[c.bias[v]] == major and v not in optional),
                        key=lambda v: (c.up[v], c.place_of[v]), default=None)
             nodes = [v for v in nodes if v != drop]
         m = len(nodes)
@@ -1129,11 +1178,11 @@ class Solver:
         place = np.array([c.place_of[v] for v in every], dtype=np.int64)
         pos, anti = place % length, (place + half) % length
         member = np.arange(len(every)) < m
-        negative = np.array([c.bias[v] < 0 for v in every], dtype=bool)
-        sign = -1 if 2 * int((negative & member).sum()) >= m else 1
-        source = negative if sign < 0 else ~negative
+        first = np.array([camp[c.bias[v]] for v in every], dtype=bool)
+        major = 2 * int((first & member).sum()) >= m
+        source = first if major else ~first
         if out:
-            sources = c.bias[optional[0]] * sign > 0
+            sources = camp[c.bias[optional[0]]] == major
             self._ring_swap(length, np.where(source, anti, -1), np.where(~source, pos, -1), member,
                             np.isin(every, np.array(optional, dtype=np.int64)), anti if sources else pos, sources)
         held = every[member]
@@ -1640,8 +1689,8 @@ class Solver:
             return [0] * len(members)
         phi = ring_phi[0]
         shift = int(np.min((-(phi[anti[source]] + phi[pos[source]])) // 2))
-        sign = c.bias[ring[0][0]] > 0
-        either = np.array([(c.bias[v] > 0) == sign for v in members], dtype=bool)
+        camp = self._camps[g]
+        either = np.array([camp[c.bias[v]] == camp[c.bias[ring[0][0]]] for v in members], dtype=bool)
         value = np.where(either, np.minimum(phi[anti] + shift, -phi[pos] - shift), -phi[pos] - shift)
         twice = 2 * c.multipliers[PATTERN]
         return [twice * x for x in value.tolist()]
@@ -1720,10 +1769,21 @@ class Solver:
         pairing of the blocks, whose odd sets need rises at the score level), and the searches go on without
         the cap; the last round never has it. After a history paired by swisspair, at 8,000 players, the first
         solve without the cap left duals that 100,000 pairs of G violated at the score level, and the solve
-        did not end within ten minutes; with it, 11 to 12 CPU seconds."""
+        did not end within ten minutes; with it, 11 to 12 CPU seconds.
+
+        Those searches without the cap rise at the score level across most of the field, and where the pairs of G
+        that their duals fail are repaired, each repair frees two players whose searches rise that far again. So
+        the failing pairs join G' and the searches start again from the duals of the clean check (saved then:
+        every pair of G held, the added ones too), up to ``_BACK`` times before repairs take over. At 8,000 players
+        in round 12 with 15% draws (seed 3), the first such solve left 4,975 failing pairs: repaired, they freed
+        222 players and took 6 CPU seconds of searches; started again, two more solves of 2 free players, 0.5 s
+        each."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
         last: _Checked | None = None
+        clean: tuple[_Checked | None, Saved] | None = None
+        """Under the cap, the duals of a check that G found none failing, while players are still free."""
+        back = _BACK
         cap = 2 * self.c.multipliers[WHO_FLOATS] if self.c.mode == "sides" else None
         for attempt in range(_ROUNDS):
             if m is None:
@@ -1737,6 +1797,13 @@ class Solver:
                         for i, j in added:
                             m.add_edge(i, j, 2 * self.edges[i, j])
                         self._side_start(m)
+            elif clean is not None and back:
+                for _, i, j in bad:
+                    if (i, j) in self.edges:
+                        m.add_edge(i, j, 2 * self.edges[i, j])
+                last, saved = clean
+                m.restore(saved)
+                back -= 1
             else:
                 for _, i, j in bad:
                     if (i, j) in self.edges:
@@ -1759,6 +1826,7 @@ class Solver:
                 if -1 not in m.mate:
                     break
                 cap = None  # the rises are the pairing's own: the searches go on without the cap
+                clean = (last, m.saved())
                 continue
             self.widenings += 1
             if self.progress and self.c.nodes >= _LARGE:  # routine; worth a line only where a person waits
