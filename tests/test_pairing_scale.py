@@ -846,6 +846,38 @@ def test_searches_past_the_cap_start_again_from_the_clean_duals(monkeypatch: pyt
         assert len(restores) > before
 
 
+class _Tame(Solver):
+    """A solver whose stayers' rings keep every player in its camp (none wild)."""
+
+    def _wild(self, nodes: np.ndarray, first: np.ndarray) -> np.ndarray:
+        return np.zeros(len(nodes), dtype=bool)
+
+
+def _ring_totals(solver_class: type[Solver], event: Event) -> tuple[int, int]:
+    """The stayers' rings of the next round (:meth:`Solver._side_ring`): their pairs that pay a side cost, and their
+    pattern cost (RULES.md 2.5), over every group."""
+    state = round_state(event, event.paired_rounds + 1)
+    c = Costs(event, state, state.bye_eligible or frozenset(state.order), False)
+    s = solver_class(c)
+    pairs = [(g, *sorted((c.place_of[u], c.place_of[v])), s._side_floor(c.bias[u], c.bias[v]))
+             for g, ring in enumerate(s._stayers) for u, v in ring]
+    return (sum(1 for *_, side in pairs if side),
+            sum(int(c.pattern_cost(g, np.array([p]), np.array([q]))[0]) for g, p, q, _ in pairs))
+
+
+@pytest.mark.parametrize("n,rounds,seed,history", [(200, 8, 1, "swiss"), (300, 9, 2, "swiss"), (300, 8, 5, "lopsided"),
+                                                   (240, 9, 6, "swiss")])
+def test_wild_players_shorten_the_stayers_rings(n: int, rounds: int, seed: int, history: str) -> None:
+    """Players who may meet their own camp's most common bias at no side cost (:meth:`Solver._wild`, a 3 among the
+    1s) take either end of a ring pair: after histories that spread the biases, the rings pay the side cost in
+    fewer pairs and cost less at the pattern level than rings that keep them in their camps, and the round's
+    pairing is networkx's minimum, proven."""
+    event = _sides_history(n, rounds, seed, history)
+    wild, tame = _ring_totals(Solver, event), _ring_totals(_Tame, event)
+    assert wild[0] <= tame[0] and wild[1] < tame[1]
+    _assert_sides_exact(event)
+
+
 class _CheckedStayers(Solver):
     """A solver that checks the stayers' own pairing (:meth:`Solver._ring_solve`): feasible and tight on the
     stayers' pairs, and where it pairs a whole group (no blossom was dissolved there) networkx's minimum on the

@@ -1188,8 +1188,11 @@ class Solver:
         held = every[member]
         source, pos, anti = source[member], pos[member], anti[member]
         surplus = int(source.sum()) - m // 2
-        if not self._ring_turn(length, anti, pos, source, source.copy(), surplus):
+        wild = self._wild(held, first[member])
+        turn = source & wild if int((source & wild).sum()) >= surplus else source.copy()
+        if not self._ring_turn(length, anti, pos, source, turn, surplus):
             return None
+        self._ring_exchange(length, anti, pos, source, wild)
         ring = self._ring_phi(length, anti[source], pos[~source])
         if ring is None:
             return None
@@ -1197,6 +1200,27 @@ class Solver:
         unrolled, src, snk = self._ring_pairs(length, start, anti, pos, source)
         self._ring_draws(held[src], held[snk], anti[src], pos[snk], unrolled, phi)
         return list(zip(held[src].tolist(), held[snk].tolist())), every[~member].tolist()
+
+    def _wild(self, nodes: np.ndarray, first: np.ndarray) -> np.ndarray:
+        """Which of a ring's players ``nodes`` (each in the first camp or not: ``first``) may meet their own camp's
+        most common bias at no side cost: a 3 among the 1s (RULES.md 3, ``side_bias_measure: max``). Such a
+        player may take either end of a ring pair, so the ring exchanges them between its sources and sinks where
+        that shortens it (:meth:`_ring_exchange`), and where the ring's surplus sources turn into sinks, wild ones
+        turn first (they pay no side cost). In a group of 415 players of bias -1 and 413 of bias 1, six 3s and four
+        -3s (8,000 players, seed 2), the ring that kept them in their camps cost 4,527 units of the pattern, the one
+        with them wild 3,977, the stayers' exact pairing 3,855; in the next group the ring's 636 pairs all start
+        tight instead of 626."""
+        c = self.c
+        bias = np.array([c.bias[v] for v in nodes.tolist()], dtype=np.int64)
+        out = np.zeros(len(nodes), dtype=bool)
+        for side in (True, False):
+            here = first == side
+            if here.any():
+                values, counts = np.unique(bias[here], return_counts=True)
+                common = int(values[np.argmax(counts)])
+                free = {int(b) for b in values if b != common and self._side_floor(int(b), common) == 0}
+                out |= here & np.isin(bias, list(free))
+        return out
 
     @staticmethod
     def _ring_swap(length: int, anti: np.ndarray, pos: np.ndarray, member: np.ndarray, optional: np.ndarray,
@@ -1670,13 +1694,13 @@ class Solver:
     def _ring_potentials(self, g: int, members: Sequence[int], ring: Sequence[tuple[int, int]]) -> list[int]:
         """Start potentials of group ``g``'s stayers ``members`` at the pattern level from their ``ring`` (sources
         first in each pair), in the units of :meth:`_ring_solve`'s weights: the ring's potentials phi, as under
-        ``colours: alternate`` (:meth:`_colour_ring`), a player of the sources' sign taking the lower of its two
-        roles and one of the other sign its sink's. Every pair of stayers keeps its pattern level's constraint
-        (phi is 1-Lipschitz on the circle) but two of the sinks' sign, who pay the side cost at the score level
-        (the reductions that follow lower them where such a pair is a candidate), and the ring's pairs of opposite
-        signs are tight at it, so the searches that follow rise at the draws only: at 8,000 players they took 0.17
-        CPU seconds instead of 0.58, for 270 free players instead of 690. Zeros where the ring has no closed
-        form."""
+        ``colours: alternate`` (:meth:`_colour_ring`), a player of the sources' camp (:meth:`_side_camps`) taking
+        the lower of its two roles, one of the other camp its sink's, or its source's where the ring made it a
+        source (:meth:`_wild`). Every pair of stayers keeps its pattern level's constraint (phi is 1-Lipschitz on
+        the circle) but two of the sinks' camp, who pay the side cost at the score level unless one is wild (the
+        reductions that follow lower them where such a pair is a candidate), and the ring's pairs of opposite camps
+        are tight at it, so the searches that follow rise at the draws only: at 8,000 players they took 0.17 CPU
+        seconds instead of 0.58, for 270 free players instead of 690. Zeros where the ring has no closed form."""
         c = self.c
         half = c.half[g]
         length = 2 * half
@@ -1689,9 +1713,10 @@ class Solver:
             return [0] * len(members)
         phi = ring_phi[0]
         shift = int(np.min((-(phi[anti[source]] + phi[pos[source]])) // 2))
-        camp = self._camps[g]
-        either = np.array([camp[c.bias[v]] == camp[c.bias[ring[0][0]]] for v in members], dtype=bool)
-        value = np.where(either, np.minimum(phi[anti] + shift, -phi[pos] - shift), -phi[pos] - shift)
+        first = np.array([self._camps[g][c.bias[v]] for v in members], dtype=bool)
+        either = first == (2 * int((first & source).sum()) >= int(source.sum()))
+        value = np.where(either, np.minimum(phi[anti] + shift, -phi[pos] - shift),
+                         np.where(source, phi[anti] + shift, -phi[pos] - shift))
         twice = 2 * c.multipliers[PATTERN]
         return [twice * x for x in value.tolist()]
 
