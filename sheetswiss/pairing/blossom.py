@@ -653,9 +653,6 @@ class Matcher:
         entry = via[b]
         assert entry is not None
         p, since, delta = self.p, self._since, self._delta
-        for v in self._leaves(b):  # inner: each potential fell since it was last made exact
-            p[v] -= delta - since[v]
-            since[v] = delta
         childs, links = self.childs[b], self.links[b]
         t = entry[1]
         while self.parent[t] != b:
@@ -669,11 +666,18 @@ class Matcher:
         else:
             for j in range(i, k):
                 path.append((childs[(j + 1) % k], links[j]))
+        on_path = {c for c, _ in path}
+        inner = {c for r, (c, _) in enumerate(path) if r % 2 == 0 and c >= self.n}
         for c in childs:
             self.parent[c] = -1
-            for v in self._leaves(c):
-                top[v] = c
-        on_path = {c for c, _ in path}
+            if c in inner:  # an inner blossom still: its potentials go on falling from where they were last exact
+                for v in self._leaves(c):
+                    top[v] = c
+            else:  # outer or out of the tree: each potential fell since it was last made exact
+                for v in self._leaves(c):
+                    top[v] = c
+                    p[v] -= delta - since[v]
+                    since[v] = delta
         self._free(b)
         for r, (c, e) in enumerate(path):
             label[c] = _INNER if r % 2 == 0 else _OUTER
