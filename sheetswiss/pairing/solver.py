@@ -153,8 +153,8 @@ ring holds at least this many pairs. At 8,000 players the largest groups' rings 
 solve's searches took 0.6 CPU seconds instead of 2.3; at 2,000 players, rings of 100 to 200 pairs started that way
 left twice as many floaters free and took a quarter longer."""
 _BACK = 4
-"""Times the searches past the cap start again from the clean check's duals (:meth:`Solver._settle`) before repairs
-take over."""
+"""Times a solve starts again from the last duals that every pair of G held (:meth:`Solver._settle`) before the
+repairs take over."""
 _FLOATERS = 64
 """The expected float at an odd boundary (:meth:`_floaters`) is looked for among this many of the lower group's
 cheapest players to float up."""
@@ -1797,17 +1797,27 @@ class Solver:
         did not end within ten minutes; with it, 11 to 12 CPU seconds.
 
         Those searches without the cap rise at the score level across most of the field, and where the pairs of G
-        that their duals fail are repaired, each repair frees two players whose searches rise that far again. So
-        the failing pairs join G' and the searches start again from the duals of the clean check (saved then:
-        every pair of G held, the added ones too), up to ``_BACK`` times before repairs take over. At 8,000 players
-        in round 12 with 15% draws (seed 3), the first such solve left 4,975 failing pairs: repaired, they freed
+        that their duals fail are repaired, each repair frees two players whose searches rise that far again; after
+        some histories the same holds for the first solve's. So the duals that every pair of G held last (the start
+        once its failing pairs joined G', or a check that found none failing while players were still free) are
+        kept, and where the repairs and bids leave more than twice as many players free as the bids did from those
+        duals, the solve starts again from them instead, every pair added since kept in G' (the start's own set
+        again after its check may fail some: those are repaired), up to ``_BACK`` times. At 8,000 players in round
+        12 with 15% draws (seed 3), the first solve without the cap left 4,975 failing pairs: repaired, they freed
         222 players and took 6 CPU seconds of searches; started again, two more solves of 2 free players, 0.5 s
-        each."""
+        each. After one swisspair history at 8,000 players the first solve's 8,010 failing pairs left 2,428 players
+        free after the repairs and bids (78 CPU seconds of searches) where the start's bids had left 674: started
+        again, 4.7 seconds and 266 failing pairs."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
         last: _Checked | None = None
-        clean: tuple[_Checked | None, Saved] | None = None
-        """Under the cap, the duals of a check that G found none failing, while players are still free."""
+        clean: tuple[_Checked | None, Saved, bool, int | None, int] | None = None
+        """The last duals to go back to: the start once its failing pairs joined G', or those of a check that found
+        none failing while players were still free; with their check, whether that check found none failing (the
+        start set again after its check may fail pairs added since), the bound of the bids that followed and the
+        players those bids left free."""
+        held: tuple[_Checked | None, Saved, bool] | None = None
+        """Such duals, until the bids that follow them."""
         back = _BACK
         cap = 2 * self.c.multipliers[WHO_FLOATS] if self.c.mode == "sides" else None
         for attempt in range(_ROUNDS):
@@ -1822,22 +1832,25 @@ class Solver:
                         for i, j in added:
                             m.add_edge(i, j, 2 * self.edges[i, j])
                         self._side_start(m)
-            elif clean is not None and back:
-                for _, i, j in bad:
-                    if (i, j) in self.edges:
-                        m.add_edge(i, j, 2 * self.edges[i, j])
-                last, saved = clean
-                m.restore(saved)
-                back -= 1
+                    held = (last, m.saved(), False)
             else:
                 for _, i, j in bad:
                     if (i, j) in self.edges:
                         m.add_edge(i, j, 2 * self.edges[i, j])
                         m.repair(i, j)
-            if self.c.mode == "sides":  # rises below one unit of who floats, after a widening below 8 of pattern
-                m.bid(2 * self.c.multipliers[WHO_FLOATS] - 2 if attempt == 0 else 16 * self.c.multipliers[PATTERN] - 2)
-            elif self.c.mode == "colours" and attempt:  # after a widening only: the rings start the first solve
-                m.bid(16 * self.c.multipliers[PATTERN] - 2)
+            most = self._bid_bound(attempt)
+            if most is not None:
+                m.bid(most)
+            if held is not None:
+                clean, held = (*held, most, m.mate.count(-1)), None
+            elif clean is not None and back and m.mate.count(-1) > 2 * clean[4]:  # go back rather than repair
+                last, saved, whole, most, _ = clean
+                m.restore(saved)
+                if not whole:  # the start (without blossoms) set again after its check may fail pairs added since
+                    self._repair_all(m)
+                if most is not None:
+                    m.bid(most)
+                back -= 1
             if attempt == _ROUNDS - 1:
                 cap = None  # the last round leaves nobody free
             stuck = m.run(cap)
@@ -1851,7 +1864,7 @@ class Solver:
                 if -1 not in m.mate:
                     break
                 cap = None  # the rises are the pairing's own: the searches go on without the cap
-                clean = (last, m.saved())
+                held = (last, m.saved(), True)
                 continue
             self.widenings += 1
             if self.progress and self.c.nodes >= _LARGE:  # routine; worth a line only where a person waits
@@ -1861,6 +1874,16 @@ class Solver:
                       np.array([j for _, _, j in bad], dtype=np.int64))
         assert m is not None
         return m, bad
+
+    def _bid_bound(self, attempt: int) -> int | None:
+        """How far the free players' bids before a solve may raise a potential (:meth:`Matcher.bid`), or ``None`` for
+        no bids: under ``sides: single`` below one unit of who floats before the first solve and below 8 units of
+        the pattern after a widening; under ``colours: alternate`` after a widening only, as under sides."""
+        if self.c.mode == "sides" and attempt == 0:
+            return 2 * self.c.multipliers[WHO_FLOATS] - 2
+        if self.c.mode == "sides" or (self.c.mode == "colours" and attempt):
+            return 16 * self.c.multipliers[PATTERN] - 2
+        return None
 
     # -- certificate -----------------------------------------------------------------------------------
 
