@@ -367,6 +367,23 @@ class _Checked:
         return out if 2 * int(out.sum()) < len(out) else None
 
 
+@final
+@dataclass
+class _Clean:
+    """Duals that every pair of G held, for a solve to go back to (:meth:`Solver._settle`): the start once its failing
+    pairs joined G', or those of a check that found none failing while players were still free."""
+
+    checked: _Checked | None
+    """Their check (:meth:`Solver._check`)."""
+    saved: Saved
+    whole: bool
+    """Whether that check found none failing (the start set again after its check may fail pairs added since)."""
+    most: int | None = None
+    """The bound of the bids that followed them (:meth:`Solver._bid_bound`)."""
+    free: int = 0
+    """The players those bids left free."""
+
+
 class Solver:
     """One round's solve: candidate graph, start duals, primal-dual matching, certificate, widening."""
 
@@ -1811,12 +1828,9 @@ class Solver:
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
         last: _Checked | None = None
-        clean: tuple[_Checked | None, Saved, bool, int | None, int] | None = None
-        """The last duals to go back to: the start once its failing pairs joined G', or those of a check that found
-        none failing while players were still free; with their check, whether that check found none failing (the
-        start set again after its check may fail pairs added since), the bound of the bids that followed and the
-        players those bids left free."""
-        held: tuple[_Checked | None, Saved, bool] | None = None
+        clean: _Clean | None = None
+        """The last duals to go back to."""
+        held: _Clean | None = None
         """Such duals, until the bids that follow them."""
         back = _BACK
         cap = 2 * self.c.multipliers[WHO_FLOATS] if self.c.mode == "sides" else None
@@ -1832,7 +1846,7 @@ class Solver:
                         for i, j in added:
                             m.add_edge(i, j, 2 * self.edges[i, j])
                         self._side_start(m)
-                    held = (last, m.saved(), False)
+                    held = _Clean(last, m.saved(), False)
             else:
                 for _, i, j in bad:
                     if (i, j) in self.edges:
@@ -1842,14 +1856,15 @@ class Solver:
             if most is not None:
                 m.bid(most)
             if held is not None:
-                clean, held = (*held, most, m.mate.count(-1)), None
-            elif clean is not None and back and m.mate.count(-1) > 2 * clean[4]:  # go back rather than repair
-                last, saved, whole, most, _ = clean
-                m.restore(saved)
-                if not whole:  # the start (without blossoms) set again after its check may fail pairs added since
+                held.most, held.free = most, m.mate.count(-1)
+                clean, held = held, None
+            elif clean is not None and back and m.mate.count(-1) > 2 * clean.free:  # go back rather than repair
+                last = clean.checked
+                m.restore(clean.saved)
+                if not clean.whole:  # the start (without blossoms) set again after its check may fail pairs added since
                     self._repair_all(m)
-                if most is not None:
-                    m.bid(most)
+                if clean.most is not None:
+                    m.bid(clean.most)
                 back -= 1
             if attempt == _ROUNDS - 1:
                 cap = None  # the last round leaves nobody free
@@ -1864,7 +1879,7 @@ class Solver:
                 if -1 not in m.mate:
                     break
                 cap = None  # the rises are the pairing's own: the searches go on without the cap
-                held = (last, m.saved(), True)
+                held = _Clean(last, m.saved(), True)
                 continue
             self.widenings += 1
             if self.progress and self.c.nodes >= _LARGE:  # routine; worth a line only where a person waits
