@@ -827,7 +827,7 @@ def test_sides_single_after_any_history_is_exact(n: int, rounds: int, seed: int,
     _assert_sides_exact(_sides_history(n, rounds, seed, history))
 
 
-def test_searches_past_the_cap_start_again_from_the_clean_duals(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_solve_goes_back_to_its_last_clean_duals_rather_than_repair(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under ``sides: single``, where the repairs of the pairs a solve's duals fail would leave more than twice as many
     players free as the last clean duals did (the start, or a check that found none failing while players were
     still free), those pairs stay in G' and the searches start again from those duals (:meth:`Matcher.restore`).
