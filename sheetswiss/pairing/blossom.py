@@ -42,6 +42,8 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import final
 
 import numpy as np
 
@@ -56,10 +58,6 @@ far below 2**61. Under ``colours: alternate`` from 8,000 players the colour hard
 blossom across a boundary next to a group short of one colour gets a z of a few of those: with 40 bits such
 pairs went through Python integers (0.6 CPU seconds per check instead of 0.15 in round 15 of the benchmark's
 ``--seed 3 --draws 0.35`` state)."""
-Saved = tuple[list[int], list[int], list[int], list[int], list[list[int]], list[list[tuple[int, int]]], list[int],
-              list[int], list[int], list[list[int]], list[int]]
-"""A matcher's duals and matching (:meth:`Matcher.saved`): potentials, mates, and the blossoms' ``top``, ``parent``,
-``childs``, ``links``, ``base``, ``z``, ``size``, vertices and spare ids."""
 _OUTER, _INNER = 1, 2
 """Labels of a top-level blossom in the current tree (0: not in the tree)."""
 _LISTED = 16
@@ -74,6 +72,25 @@ _FAR = 64
 _EDGE, _CLOSE, _EXPAND = 0, 1, 2
 """Events: an edge from an outer vertex to one outside the tree, an edge between outer blossoms, an inner
 blossom whose z runs out."""
+
+
+@final
+@dataclass(frozen=True)
+class Saved:
+    """A matcher's duals and matching (:meth:`Matcher.saved`): copies of its lists, to go back to."""
+
+    p: list[int]
+    mate: list[int]
+    top: list[int]
+    parent: list[int]
+    childs: list[list[int]]
+    links: list[list[tuple[int, int]]]
+    base: list[int]
+    z: list[int]
+    size: list[int]
+    held: list[list[int]]
+    born: list[int]
+    spare: list[int]
 
 
 class Matcher:
@@ -125,6 +142,9 @@ class Matcher:
         rescanning their edges (:meth:`_expand_inner`)."""
         self._held: list[list[int]] = [[v] for v in range(n)] + [[] for _ in range(n)]
         """The vertices of each blossom (each vertex alone for itself), listed once when it closes."""
+        self._born = [0] * size
+        """When each blossom closed, counted in closings since the matcher was made (:meth:`weighted`)."""
+        self._closed = 0
         self._outside: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
         """For a blossom of ``_LISTED`` vertices or more, once it has been outer in this run: its least-slack edge
         to each vertex outside it (:meth:`_list_outside`), kept while the blossom and the edges stay as they are.
@@ -161,11 +181,14 @@ class Matcher:
         """The vertices of blossom (or vertex) ``b`` (kept from when the blossom closed: not to be changed)."""
         return self._held[b]
 
-    def weighted(self) -> set[tuple[int, frozenset[int]]]:
-        """Each blossom with z > 0 as (z, its vertices): two matchers with the same set give every pair the same
-        Z_uv, and a pair neither of whose ends is in a blossom of one set only has the same Z_uv in both."""
-        return {(self.z[b], frozenset(self._leaves(b))) for b in range(self.n, 2 * self.n)
-                if self.childs[b] and self.z[b] > 0}
+    def weighted(self) -> dict[tuple[int, int], list[int]]:
+        """Each blossom with z > 0, keyed by (z, when it closed), and its vertices. A blossom closed once holds the
+        same vertices for as long as it stands (and after :meth:`restore`), so where the keys of two readings of
+        the same matcher agree, every pair has the same Z_uv in both unless an end is in a blossom of one reading
+        only. A key built in closings is a few integers where a set of each blossom's vertices cost a fifth of a
+        second per reading at 8,000 players (the blossoms nest a hundred deep)."""
+        born, z, held = self._born, self.z, self._held
+        return {(z[b], born[b]): held[b] for b in range(self.n, 2 * self.n) if self.childs[b] and z[b] > 0}
 
     def nested(self) -> bool:
         """Whether some blossom has z > 0 (else Z_uv = 0 for every edge)."""
@@ -196,18 +219,17 @@ class Matcher:
     def saved(self) -> Saved:
         """The duals and the matching, to go back to (:meth:`restore`) after edges are added that they keep
         feasible: potentials, mates and the blossoms (the edges are not saved)."""
-        return (self.p[:], self.mate[:], self.top[:], self.parent[:], [x[:] for x in self.childs],
-                [x[:] for x in self.links], self.base[:], self.z[:], self.size[:], [x[:] for x in self._held],
-                self._spare[:])
+        return Saved(self.p[:], self.mate[:], self.top[:], self.parent[:], [x[:] for x in self.childs],
+                     [x[:] for x in self.links], self.base[:], self.z[:], self.size[:], [x[:] for x in self._held],
+                     self._born[:], self._spare[:])
 
     def restore(self, saved: Saved) -> None:
         """Go back to the duals and matching of :meth:`saved` (a copy of them: the same ``saved`` can be restored
         again), keeping every edge added since."""
-        (p, mate, top, parent, childs, links, base, z, size, held, spare) = saved
-        self.p, self.mate, self.top, self.parent = p[:], mate[:], top[:], parent[:]
-        self.childs, self.links = [x[:] for x in childs], [x[:] for x in links]
-        self.base, self.z, self.size = base[:], z[:], size[:]
-        self._held, self._spare = [x[:] for x in held], spare[:]
+        self.p, self.mate, self.top, self.parent = saved.p[:], saved.mate[:], saved.top[:], saved.parent[:]
+        self.childs, self.links = [x[:] for x in saved.childs], [x[:] for x in saved.links]
+        self.base, self.z, self.size = saved.base[:], saved.z[:], saved.size[:]
+        self._held, self._born, self._spare = [x[:] for x in saved.held], saved.born[:], saved.spare[:]
         self._outside = {}
 
     def flatten(self) -> None:
@@ -626,6 +648,8 @@ class Matcher:
         for c in childs:
             held += self._held[c]  # a list's extend: a sixth of the time of a comprehension over the vertices
         self._held[nb] = held
+        self._closed += 1
+        self._born[nb] = self._closed
         self.size[nb] = sum(self.size[c] for c in childs)
         self.base[nb] = self.base[lca]
         self.z[nb] = 0

@@ -343,7 +343,7 @@ class _Checked:
     and its Z stay as they were."""
 
     p: list[int]
-    blossoms: set[tuple[int, frozenset[int]]]
+    blossoms: dict[tuple[int, int], list[int]]
     bad: list[tuple[int, int, int]]
 
     @classmethod
@@ -353,14 +353,15 @@ class _Checked:
 
     def changed(self, m: Matcher) -> np.ndarray | None:
         """The nodes of ``m`` whose potential changed since, those in a blossom with z > 0 then or now but not both
-        (the same vertices and z), and both ends of any pair listed then that G' does not hold: every pair of G
-        that can fail now, on the same reduced costs, has an end here. ``None`` where that is half the nodes or
-        more: checking every pair then costs less than the two scans of each block (:meth:`Solver._scan_changed`;
-        at 8,000 players 0.13 CPU seconds against 0.145 with two thirds of them changed, 0.13 against 0.06 to 0.1
-        with a tenth to a fifth)."""
+        (the same blossom, closed once, and z), and both ends of any pair listed then that G' does not hold: every
+        pair of G that can fail now, on the same reduced costs, has an end here. ``None`` where that is half the
+        nodes or more: checking every pair then costs less than the two scans of each block
+        (:meth:`Solver._scan_changed`; at 8,000 players 0.13 CPU seconds against 0.145 with two thirds of them
+        changed, 0.13 against 0.06 to 0.1 with a tenth to a fifth)."""
         out = np.array([x != y for x, y in zip(self.p, m.p)], dtype=bool)
-        for _, held in self.blossoms ^ m.weighted():
-            out[list(held)] = True
+        now = m.weighted()
+        for key in self.blossoms.keys() ^ now.keys():
+            out[self.blossoms.get(key) or now[key]] = True
         for _, i, j in self.bad:
             if j not in m.adj[i]:
                 out[i] = out[j] = True
