@@ -502,10 +502,13 @@ class Solver:
         lo, hi = lo[keep], hi[keep]
         _, first = np.unique(lo * c.nodes + hi, return_index=True)
         first.sort()
-        pairs = [e for e in zip(lo[first].tolist(), hi[first].tolist()) if e not in self.edges]
+        lo, hi = lo[first], hi[first]
+        edges = self.edges
+        fresh = np.array([e not in edges for e in zip(lo.tolist(), hi.tolist())], dtype=bool)
+        lo, hi = lo[fresh], hi[fresh]
+        pairs = list(zip(lo.tolist(), hi.tolist()))
         if pairs:
-            new = np.array(pairs, dtype=np.int64)
-            self.edges.update(zip(pairs, c.reduced_many(new[:, 0], new[:, 1])))
+            edges.update(zip(pairs, c.reduced_many(lo, hi)))
         return pairs
 
     def _candidates(self) -> None:
