@@ -24,7 +24,7 @@ from sheetswiss.pairing.blossom import Matcher, Nesting, Saved
 from sheetswiss.pairing.costs import Costs, pair_draw, player_keys
 from sheetswiss.pairing.levels import BALANCE, COLOUR_HARD, HEIGHT, PATTERN, RANDOM, SCORE, WHO_FLOATS
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
-from sheetswiss.pairing.solver import Solver
+from sheetswiss.pairing.solver import _SHORTLIST, Solver
 from sheetswiss.pairing.state import round_state
 from sheetswiss.pairing.swiss import _solve
 from sheetswiss.pairing.transport import block_duals
@@ -994,16 +994,15 @@ def test_ring_swap_never_lengthens_the_ring(half: int, sources: bool, rng: rando
     assert cost() <= before
 
 
-@given(st.integers(4, 40), st.randoms(use_true_random=False))
-@settings(max_examples=80, deadline=None)
-def test_ring_exchange_never_lengthens_the_ring(half: int, rng: random.Random) -> None:
+def _exchange_on_a_random_ring(half: int, rng: random.Random, majors_over: int) -> int:
     """:meth:`Solver._ring_exchange` on a random ring of ``2 * half`` places under ``colours: alternate``: players due
-    the more frequent colour, some of them movable, more of them than the others, and the surplus turned into
-    sinks by :meth:`Solver._ring_turn`; the exchanges keep every fixed player's role and as many sources, and the
-    ring's cheapest transport (:meth:`Solver._ring_phi`) never gets dearer."""
+    the more frequent colour (``majors_over`` or more beyond the others), some of them movable, and the surplus
+    turned into sinks by :meth:`Solver._ring_turn`; the exchanges keep every fixed player's role and as many sources,
+    and the ring's cheapest transport (:meth:`Solver._ring_phi`) never gets dearer. Returns the movable sources
+    times the movable sinks before the exchanges (0 when the ring could not be turned)."""
     length = 2 * half
     minors = rng.randrange(1, half + 1)
-    majors = rng.randrange(minors, minors + half + 1)
+    majors = rng.randrange(minors + majors_over, minors + majors_over + half + 1)
     if (majors + minors) % 2:
         majors += 1
     place = np.array([rng.randrange(length) for _ in range(majors + minors)], dtype=np.int64)
@@ -1013,7 +1012,7 @@ def test_ring_exchange_never_lengthens_the_ring(half: int, rng: random.Random) -
     source = major.copy()
     surplus = majors - (majors + minors) // 2
     if not Solver._ring_turn(length, anti, pos, source, movable, surplus):
-        return
+        return 0
     ring = Solver._ring_phi(length, anti[source], pos[~source])
     assert ring is not None
     before = source.copy()
@@ -1022,6 +1021,22 @@ def test_ring_exchange_never_lengthens_the_ring(half: int, rng: random.Random) -
     assert (source[~movable] == before[~movable]).all()
     after = Solver._ring_phi(length, anti[source], pos[~source])
     assert after is not None and after[2] <= ring[2]
+    return int((before & movable).sum()) * int((~before & movable).sum())
+
+
+@given(st.integers(4, 40), st.randoms(use_true_random=False))
+@settings(max_examples=80, deadline=None)
+def test_ring_exchange_never_lengthens_the_ring(half: int, rng: random.Random) -> None:
+    """Small rings, where every exchange is priced (:func:`_exchange_on_a_random_ring`)."""
+    _exchange_on_a_random_ring(half, rng, 0)
+
+
+@given(st.integers(200, 300), st.randoms(use_true_random=False))
+@settings(max_examples=10, deadline=None)
+def test_ring_exchange_from_shortlists_never_lengthens_the_ring(half: int, rng: random.Random) -> None:
+    """Rings with more movable sources and sinks than the shortlists hold (:meth:`Solver._shortlist`)."""
+    pairs = _exchange_on_a_random_ring(half, rng, 300)
+    assert pairs == 0 or pairs > _SHORTLIST ** 2
 
 
 def _cover_cost(counts: list[int], costs: np.ndarray, role: Callable[[int, int], tuple[int, int]] | None = None,
