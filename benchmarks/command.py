@@ -70,7 +70,7 @@ def write_workbook(path: Path, players: int, seed: int = 1, state: str = "late")
     that round, the Standings after it, and the Log."""
     shape = SHAPES[state]
     event = build(players, shape, seed)
-    settings: dict[str, object] = {**shape.settings, "rounds": shape.rounds + 2, "seed": seed}
+    settings: dict[str, Value] = {**shape.settings, "rounds": shape.rounds + 2, "seed": seed}
     tabs: list[Tab] = []
     for tab in template_tabs("swiss", seed):
         rows = list(tab.rows)
