@@ -908,8 +908,8 @@ class Solver:
         turned into a sink, a sink into a source) costs least with the median held (``prefix``, rows for a change of
         the flow by -2 to 2, :meth:`_ring_exchange`): the flow changes by one between the player's two ends and by
         two after. After a history paired by swisspair, at 8,000 players a ring may have 260 of each, and every pair
-        of them priced for each of 270 exchanges took 2.4 CPU seconds; from the shortlists, 0.02 for 60 exchanges
-        that leave the ring dearer (11,700 units of the pattern over the field's rings against 8,100) but the searches
+        of them priced for each of 270 exchanges took 2.4 CPU seconds; from the shortlists, 0.08 for 88 exchanges
+        that leave the rings dearer (11,100 units of the pattern over the field's rings against 8,100) but the searches
         with as much work (in round 15 with 35% draws, the same exchanges as every pair's)."""
         if len(out) * len(into) <= _SHORTLIST * _SHORTLIST:
             return out, into
