@@ -12,6 +12,10 @@ state with seed 1, the greedy pairer, rated results and the state's own draws an
 * ``--history greedy|engine|swisspair|random``: who pairs the rounds already played: the greedy pairer,
   this engine round by round (its own sides and colours), swisspair round by round, or random pairs;
 * ``--results rated|coin``: a game not drawn goes by the ratings' Elo expectation, or by a fair coin;
+* ``--player-a fewer|coin``: who is Player A (side 1, White) at each table of the history paired by the greedy
+  pairer, swisspair or random pairs: the player with fewer side 1s (ties: the higher score), or a coin, as a
+  plain Swiss that ignores sides and colours would leave them (under ``colours: alternate`` a fifth of the
+  players may then take neither colour);
 * ``--draws F``: the share of drawn games (0, 0.15, 0.35 ...);
 * ``--round R``: the round paired (R - 1 rounds played; the engine never reads the planned number of rounds);
 * ``--size`` with an odd number gives an odd field (a bye);
@@ -114,15 +118,20 @@ round, swisspair round by round, or random pairs (the next player not met in a s
 RESULTS = ("rated", "coin")
 """How a game other than a draw is decided: by the Elo expectation of the two ratings, or by a fair coin."""
 
+PLAYER_A = ("fewer", "coin")
+"""Who is Player A (side 1, White) at a table of a history not paired by the engine: the player with fewer side 1s,
+or a coin."""
+
 
 def build(size: int, shape: Shape, seed: int = 1, *, history_by: str = "greedy", results: str = "rated",
-          draws: float | None = None, round_: int | None = None,
+          player_a: str = "fewer", draws: float | None = None, round_: int | None = None,
           progress: Callable[[str], None] | None = None) -> Event:
     """An event of ``size`` rated players after ``shape.rounds`` rounds (``round_`` - 1 when given), and
     played with rating-weighted results (``results="coin"``: a fair coin) and ``shape.draws`` draws (or
     ``draws``). Its rounds are paired by ``history_by`` (:data:`HISTORIES`); by default a greedy top-down
     pairer (score, then rating; the next player not met; the bye to the lowest without one). Side 1 goes to
-    the player with fewer, except when this engine pairs the history (its own sides)."""
+    the player with fewer (``player_a="coin"``: a coin decides), except when this engine pairs the history (its
+    own sides)."""
     rng = random.Random(seed)
     size = shape.fixed or size
     rounds = shape.rounds if round_ is None else round_ - 1
@@ -204,7 +213,12 @@ def build(size: int, shape: Shape, seed: int = 1, *, history_by: str = "greedy",
             score[bye] += 1
             add(round_, None, bye, None, "bye")
         for table, (x, y) in enumerate(pairs, start=1):
-            a, b = (x, y) if history_by == "engine" or (bias[x], -score[x]) <= (bias[y], -score[y]) else (y, x)
+            if history_by == "engine":
+                a, b = x, y
+            elif player_a == "coin":
+                a, b = (x, y) if rng.random() < 0.5 else (y, x)
+            else:
+                a, b = (x, y) if (bias[x], -score[x]) <= (bias[y], -score[y]) else (y, x)
             met[a].add(b)
             met[b].add(a)
             for first, second in ((a, b), (b, a)) if double else ((a, b),):
@@ -315,13 +329,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="who pairs the rounds already played (default: a greedy pairer)")
     parser.add_argument("--results", choices=RESULTS, default="rated",
                         help="games decided by the ratings' expectation or by a fair coin")
+    parser.add_argument("--player-a", choices=PLAYER_A, default="fewer",
+                        help="who takes side 1 (White) in the history's rounds: the player with fewer, or a coin")
     parser.add_argument("--draws", type=float, help="share of drawn games (default: each state's own)")
     parser.add_argument("--round", type=int, dest="round_", metavar="ROUND",
                         help="the round paired (default: each state's own)")
     parser.add_argument("--profile", type=int, default=0, metavar="LINES",
                         help="after each state, the top functions of one more run under cProfile")
     args = parser.parse_args(argv)
-    varied = (args.seed, args.history, args.results, args.draws, args.round_) != (1, "greedy", "rated", None, None)
+    varied = (args.seed, args.history, args.results, args.player_a, args.draws, args.round_) != \
+        (1, "greedy", "rated", "fewer", None, None)
 
     def made(size: int, name: str) -> Event:
         if not varied:
@@ -329,7 +346,7 @@ def main(argv: list[str] | None = None) -> None:
         cpu = time.process_time()
         shown = sys.stderr.isatty()  # the rounds counted on a terminal, not in a log
         event = build(size, SHAPES[name], args.seed, history_by=args.history, results=args.results,
-                      draws=args.draws, round_=args.round_,
+                      player_a=args.player_a, draws=args.draws, round_=args.round_,
                       progress=(lambda line: print(f"  {name}: {line}", end="\r", file=sys.stderr, flush=True))
                       if shown else None)
         print(f"  {name}: built in {time.process_time() - cpu:.1f} CPU seconds" + " " * 20, file=sys.stderr,
@@ -344,6 +361,7 @@ def main(argv: list[str] | None = None) -> None:
 
     if varied:
         print(f"states built with seed {args.seed}, history paired by {args.history}, {args.results} results"
+              + ("" if args.player_a == "fewer" else ", Player A by a coin")
               + ("" if args.draws is None else f", {args.draws:.0%} draws")
               + ("" if args.round_ is None else f", round {args.round_} paired"), flush=True)
     print(HEADER, flush=True)

@@ -13,6 +13,8 @@ import pytest
 
 from sheetswiss.backends.excel import ExcelBackend
 from sheetswiss.pairing import pair_round
+from sheetswiss.pairing.levels import colour_ok
+from sheetswiss.pairing.state import round_state
 from sheetswiss.workbook.parse import parse_event
 
 from .helpers import benchmark
@@ -23,11 +25,12 @@ HAS_SWISSPAIR = importlib.util.find_spec("swisspair") is not None
 
 @pytest.mark.parametrize("state", ["late", "colours", "single", "double", "drops"])
 @pytest.mark.parametrize("history_by", BENCH.HISTORIES)
-def test_every_history_seats_each_player_once_a_round(state: str, history_by: str) -> None:
+@pytest.mark.parametrize("player_a", BENCH.PLAYER_A)
+def test_every_history_seats_each_player_once_a_round(state: str, history_by: str, player_a: str) -> None:
     if history_by == "swisspair" and not HAS_SWISSPAIR:  # `.[test]` installs it where PyPI has a wheel
         pytest.skip("swisspair has wheels for Linux only")
-    event = BENCH.build(41, BENCH.SHAPES[state], 5, history_by=history_by, results="coin", draws=0.35,
-                        round_=7)
+    event = BENCH.build(41, BENCH.SHAPES[state], 5, history_by=history_by, results="coin", player_a=player_a,
+                        draws=0.35, round_=7)
     assert event.paired_rounds == 6
     games = 2 if state == "double" else 1
     for round_ in range(1, 7):
@@ -43,8 +46,20 @@ def test_every_history_seats_each_player_once_a_round(state: str, history_by: st
 
 def test_the_default_state_does_not_depend_on_the_new_options() -> None:
     shape = BENCH.SHAPES["late"]
-    assert BENCH.build(60, shape) == BENCH.build(60, shape, 1, history_by="greedy", results="rated",
+    assert BENCH.build(60, shape) == BENCH.build(60, shape, 1, history_by="greedy", results="rated", player_a="fewer",
                                                  draws=shape.draws, round_=shape.rounds + 1)
+
+
+def test_a_coin_for_player_a_leaves_players_who_may_take_neither_colour() -> None:
+    """``player_a="coin"``: Player A by a coin, as a plain Swiss that ignores colours leaves them; by round 12 some
+    players may take neither colour (RULES.md 2.10), where the balancing default leaves none."""
+    def neither(first: str) -> int:
+        event = BENCH.build(200, BENCH.SHAPES["colours"], 2, player_a=first)
+        state = round_state(event, event.paired_rounds + 1)
+        return sum(1 for seq in state.sides.values() if not colour_ok(seq, 1) and not colour_ok(seq, 2))
+
+    assert neither("fewer") == 0
+    assert neither("coin") > 20
 
 
 @pytest.mark.parametrize("state", ["late", "colours", "single", "double"])

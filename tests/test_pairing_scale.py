@@ -756,13 +756,14 @@ def _lopsided_sides(n: int, rounds: int, seed: int) -> Event:
     return replace(event, games=tuple(games))
 
 
-def _swiss_sides(n: int, rounds: int, seed: int) -> Event:
-    """``sides: single`` after ``rounds`` rounds paired as a plain Swiss would, by score with no regard to sides
-    (the next player not met, from the top), each side drawn by a coin: whole blocks of one bias end up floating
-    to several groups at once."""
+def _coin_swiss(n: int, rounds: int, seed: int, settings: Settings) -> Event:
+    """An event under ``settings`` after ``rounds`` rounds paired as a plain Swiss would, by score with no regard
+    to sides or colours (the next player not met, from the top), Player A drawn by a coin. Under ``sides: single``
+    whole blocks of one bias end up floating to several groups at once; under ``colours: alternate`` a fifth of
+    the players may take neither colour by round 10 (RULES.md 2.10)."""
     rng = random.Random(seed)
     players = tuple(Player(name=f"p{i:03d}", rating=rng.randrange(1000, 2500), row=i + 2) for i in range(n))
-    event = Event(settings=Settings(seed=seed, points="magic", sides="single"), players=players)
+    event = Event(settings=settings, players=players)
     result = random_results(seed)
     games: list[Game] = []
     score = dict.fromkeys((p.name for p in players), 0.0)
@@ -811,7 +812,7 @@ def _sides_history(n: int, rounds: int, seed: int, history: str) -> Event:
     if history == "lopsided":
         return _lopsided_sides(n, rounds, seed)
     if history == "swiss":
-        return _swiss_sides(n, rounds, seed)
+        return _coin_swiss(n, rounds, seed, Settings(seed=seed, points="magic", sides="single"))
     event = _mode_event("single", n, seed)
     result = random_results(seed)
     for _ in range(rounds):
@@ -841,6 +842,30 @@ def test_sides_single_after_any_history_is_exact(n: int, rounds: int, seed: int,
     (:meth:`Solver._block_start`): after a lopsided history, a plain Swiss's with sides by a coin, or the engine's
     own, the pairing costs networkx's minimum on the complete graph and is proven."""
     _assert_sides_exact(_sides_history(n, rounds, seed, history))
+
+
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,rounds,seed,breach", [
+    (90, 8, 90, False), pytest.param(300, 6, 96, True, marks=pytest.mark.slow),
+    pytest.param(400, 10, 94, True, marks=pytest.mark.slow)])
+def test_colours_after_a_coin_history_is_exact(n: int, rounds: int, seed: int, breach: bool) -> None:
+    """Under ``colours: alternate`` after a plain Swiss's rounds with colours by a coin, many players may take
+    neither colour (RULES.md 2.10) and meet each other at one breach a pair: in the larger fields they have a ring
+    of their own (:meth:`Solver._colour_rings`). The pairing costs networkx's minimum on the complete graph and
+    is proven."""
+    event = _coin_swiss(n, rounds, seed, Settings(seed=seed, points="chess", colours="alternate"))
+    state = round_state(event, event.paired_rounds + 1)
+    pool = state.bye_eligible or frozenset(state.order)
+    costs = Costs(event, state, pool, False)
+    solver = Solver(costs)
+    solved = solver.solve()
+    assert solved is not None
+    mate, proof = solved
+    assert proof.proven and proof.gap == 0
+    pairs = {(min(u, v), max(u, v)) for u, v in mate.items()}
+    assert sum(costs.encode(i, j) for i, j in pairs) == _reference_cost(event, pool, False)
+    neither = [not costs._white_ok[v] and not costs._black_ok[v] for v in range(costs.n)]
+    assert any(all(neither[v] for pair in ring for v in pair) for ring, _ in solver._rings) == breach
 
 
 def test_a_solve_goes_back_to_its_last_clean_duals_rather_than_repair(monkeypatch: pytest.MonkeyPatch) -> None:

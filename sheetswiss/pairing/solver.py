@@ -96,7 +96,7 @@ import bisect
 import contextlib
 import itertools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, final
 
@@ -675,23 +675,42 @@ class Solver:
         same: where many players of the piled colour may only take it (a hard limit, RULES.md 2.10), they must meet
         the others, and the ring's transport says whom. Without them, at 8,000 players after a history paired by
         swisspair, the first check found about 87,000 failing pairs and the solve took 9 to 10 CPU seconds; with
-        them about 4,700 and 4."""
+        them about 4,700 and 4. A player who may not take its due colour pays the preference level with anyone, so
+        only pairs of two players who may take theirs count toward that share.
+
+        **Players who may take neither colour** (RULES.md 2.10) break a hard limit with anyone, and two of them
+        meet for one breach: in a group where :meth:`_colour_signs` lifts them alone, they have a ring of their
+        own (an even number of them, the one left over in the group's ring), where their due colours decide, each
+        lifted by the hard level. After a plain Swiss's rounds with colours by a coin a fifth of the field is such
+        a player: in the group's ring they met the others at a breach each, whose pairs started loose, and at
+        2,000 players the first check found 7,251 failing pairs (1.1 CPU seconds, 4,228 and 0.6 with their
+        rings); at 8,000 players 18 to 25 seconds, 5 to 10 with them."""
         c = self.c
         self._floats = self._floaters()
         away = {v for pair in self._floats for v in pair}
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
+        signs = self._colour_signs()
+        apart: list[tuple[list[tuple[int, int]], dict[int, int]]] = []
         for g, mem in enumerate(c.members):
-            ring = self._colour_ring(g, [v for v in mem if v not in away])
-            if ring is None:
-                continue
-            self._rings.append(ring)
-            one, two = self._ring_edges(ring[0])
-            rows.append(one)
-            cols.append(two)
-        surplus = sum(1 for pairs, _ in self._rings for u, v in pairs if c.due[u] == c.due[v])
+            nodes = [v for v in mem if v not in away]
+            hard = [signs.get(v, (0, 0))[0] for v in nodes]
+            lifted = {v for v, h in zip(nodes, hard) if h > 0} if -1 not in hard else set()
+            breach = self._colour_ring(g, [v for v in nodes if v in lifted][:len(lifted) & ~1], lifted)
+            held = {v for pair in breach[0] for v in pair} if breach is not None else set()
+            ring = self._colour_ring(g, [v for v in nodes if v not in held], lifted)
+            for found in (ring, breach):
+                if found is not None:
+                    (self._rings if found is ring else apart).append(found)
+                    one, two = self._ring_edges(found[0])
+                    rows.append(one)
+                    cols.append(two)
+        own = np.where(c._due == 1, c._white_ok, np.where(c._due == 2, c._black_ok, True))
+        surplus = sum(1 for pairs, _ in self._rings for u, v in pairs if c.due[u] == c.due[v] and own[u] and own[v])
         if surplus * _SURPLUS > sum(len(pairs) for pairs, _ in self._rings):
             self._rings = []  # the start goes by the ideal pairs; G' keeps the rings' pairs
+        else:
+            self._rings.extend(apart)
         rows.extend(i for i, _ in self._extra)
         cols.extend(j for _, j in self._extra)
         if not rows:
@@ -729,7 +748,8 @@ class Solver:
                     break
         return out
 
-    def _colour_ring(self, g: int, nodes: Sequence[int]) -> tuple[list[tuple[int, int]], dict[int, int]] | None:
+    def _colour_ring(self, g: int, nodes: Sequence[int], lifted: Collection[int] = ()
+                     ) -> tuple[list[tuple[int, int]], dict[int, int]] | None:
         """The pairs and start potentials of group ``g``'s players ``nodes`` under ``colours: alternate`` with
         ``slide`` (RULES.md 2.5, 2.10), or ``None`` for a ring too small or odd.
 
@@ -758,6 +778,10 @@ class Solver:
         * **Neutral players** (due a colour that a hard limit forbids) cost the preference level with anyone, and
           two of them whose only colours differ cost it once: they get half of it (about the lift), so that such
           pairs are tight at that level, and G' takes every such pair of the group.
+        * **Lifted players** (``lifted``: players who may take neither colour, where they are the group's only
+          lifted ones, :meth:`_colour_signs`) break a hard limit with anyone and get the hard level's lift
+          besides. A ring of lifted players only pays one breach a pair whatever the colours, so there the due
+          colours decide as if each player might take either.
 
         Only the start depends on this: the draws, the floats and rematches are for the solve, and the
         certificate makes the result exact whatever the start."""
@@ -773,6 +797,8 @@ class Solver:
         due = np.array([c.due[v] for v in nodes], dtype=np.int64)
         white = np.array([c._white_ok[v] for v in nodes], dtype=bool)
         black = np.array([c._black_ok[v] for v in nodes], dtype=bool)
+        if all(v in lifted for v in nodes):  # each breaks a hard limit whatever its colour: the due colours decide
+            white[:] = black[:] = True
         own = np.where(due == 1, white, np.where(due == 2, black, True))
         """Whether each player may have its due colour: one who may not (a hard limit) costs the preference level
         with everyone, a neutral player, and takes the other colour."""
@@ -823,7 +849,9 @@ class Solver:
         if len(forced_white) and len(forced_black):  # two neutral players of opposite colours meet for one
             held = np.array(nodes, dtype=np.int64)
             self._extra.append(_product(held[forced_white].tolist(), held[forced_black].tolist()))
-        pot = {v: twice * int(x) + int(y) for v, x, y in zip(nodes, value.tolist(), lifts.tolist())}
+        hard = c.multipliers[COLOUR_HARD] & ~1
+        pot = {v: twice * int(x) + int(y) + (hard if v in lifted else 0)
+               for v, x, y in zip(nodes, value.tolist(), lifts.tolist())}
         pairs = [(nodes[a], nodes[b]) for a, b in zip(src.tolist(), snk.tolist())]
         self._ring_draws(np.array(nodes, dtype=np.int64)[src], np.array(nodes, dtype=np.int64)[snk],
                          anti[src], pos[snk], unrolled, phi)
