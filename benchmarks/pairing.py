@@ -34,7 +34,8 @@ States (built by a plain greedy pairer here, not by the engine, so they do not f
 * ``drops``: round 9 with drops after every round and late entries up to round 6;
 * ``colours``: round 12 of 13 with ``colours: alternate``;
 * ``single`` and ``double``: round 10 under ``sides: single`` and ``sides: double``, magic points;
-* ``accel``: round 2 of an accelerated event.
+* ``accel``: round 2 of an accelerated event;
+* ``drawn``: round 12 of 13 with ``within_group: random`` (the seeded draw pairs inside each score group).
 
 Columns: ``sec`` wall-clock seconds and ``cpu`` this process's CPU seconds (state building included; on a
 machine shared with other work, compare ``cpu``), ``MiB`` the peak traced memory (a second run; ``-`` with
@@ -108,6 +109,7 @@ SHAPES = {
     "single": Shape(9, {"points": "magic", "sides": "single"}, draws=0.05),
     "double": Shape(9, {"points": "magic", "sides": "double"}, draws=0.05),
     "accel": Shape(1, {"points": "chess", "accelerated": True}),
+    "drawn": Shape(11, {"points": "chess", "within_group": "random"}),
 }
 
 

@@ -23,7 +23,7 @@ BENCH = benchmark("pairing")
 HAS_SWISSPAIR = importlib.util.find_spec("swisspair") is not None
 
 
-@pytest.mark.parametrize("state", ["late", "colours", "single", "double", "drops"])
+@pytest.mark.parametrize("state", ["late", "colours", "single", "double", "drops", "drawn"])
 @pytest.mark.parametrize("history_by", BENCH.HISTORIES)
 @pytest.mark.parametrize("player_a", BENCH.PLAYER_A)
 def test_every_history_seats_each_player_once_a_round(state: str, history_by: str, player_a: str) -> None:

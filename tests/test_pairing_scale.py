@@ -127,6 +127,31 @@ def test_engine_equals_networkx_on_the_complete_graph(n: int, rounds: int, seed:
         event = add_round(event, pair_round(event), result)
 
 
+@pytest.mark.usefixtures("sparse_only")
+@pytest.mark.parametrize("n,rounds,seed", [(120, 4, 21), (95, 7, 22), pytest.param(260, 6, 23, marks=pytest.mark.slow)])
+def test_within_group_random_is_exact(n: int, rounds: int, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``within_group: random`` every pair of a group ties at the pattern level and the seeded draw decides
+    (RULES.md 2.5): G' holds each player's partners of lowest draw (:meth:`Solver._lowest_draws`), and the
+    pairing costs networkx's minimum on the complete graph, proven, round after round (with drops and late
+    entries, clubs and rematches crowding the groups)."""
+    drawn: list[int] = []
+    lowest = Solver._lowest_draws
+
+    def counted(self: Solver, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        drawn.append(len(nodes))
+        return lowest(self, nodes)
+
+    monkeypatch.setattr(Solver, "_lowest_draws", counted)
+    event = _event(n, seed, drops=True)
+    event = replace(event, settings=replace(event.settings, within_group="random"))
+    result = random_results(seed)
+    for _ in range(rounds):
+        if event.paired_rounds >= 1:
+            _check_round(event)
+        event = add_round(event, pair_round(event), result)
+    assert drawn  # groups large enough to take only their lowest draws
+
+
 def test_rematch_dense_late_rounds() -> None:
     """A small field deep into the event: rematches and second byes become necessary."""
     event = _event(13, 7, drops=False)

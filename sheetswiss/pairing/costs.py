@@ -346,10 +346,13 @@ class Costs:
         """The weight of ``i < j`` less the boundary duals of every boundary the pair crosses."""
         return self.reduced_many(np.array([i]), np.array([j]))[0]
 
-    def side_value(self, bx: int, by: int) -> int:
-        """The scaled side cost of "x takes side 1 against y" for side biases ``bx`` and ``by`` under ``sides:
-        single`` (RULES.md 3, :func:`~.levels.side_cost`), before any assignment is played."""
-        return int(self._side[bx - self._low_bias, by - self._low_bias])
+    def side_floors(self, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
+        """The least scaled side cost a pair of side biases ``bx[k]`` and ``by[k]`` (biases some player has) can
+        have under ``sides: single``: the cheaper of its two side assignments (RULES.md 3,
+        :func:`~.levels.side_cost`); an assignment already played is gone or costs the same, never less."""
+        x, y = np.asarray(bx) - self._low_bias, np.asarray(by) - self._low_bias
+        out: np.ndarray = np.minimum(self._side[x, y], self._side[y, x])
+        return out
 
     def allowed_many(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Whether each pair ``i < j`` is an edge of G: no rematch unless allowed (RULES.md 2.3), a forbidden

@@ -158,6 +158,10 @@ repairs take over."""
 _FLOATERS = 64
 """The expected float at an odd boundary (:meth:`_floaters`) is looked for among this many of the lower group's
 cheapest players to float up."""
+_DRAWN = 4
+"""Under ``within_group: random``, G' holds each player with this many partners of its group of lowest draw
+(:meth:`Solver._lowest_draws`). Round 12 at 8,000 players: 3 or 4 took 5 CPU seconds, 8 took 9, 12 took 13; 2 left
+so few that the check added pairs pass after pass (8 seconds at 2,000 players, where 4 took 0.5)."""
 _SHORTLIST = 64
 """A ring's exchange (:meth:`Solver._ring_exchange`) is looked for first among this many of its movable sources and
 as many of its movable sinks, those whose turn alone shortens the ring most."""
@@ -417,6 +421,8 @@ class Solver:
         """Under ``sides: single``: each group's stayers paired by their ring (:meth:`_side_stay`), as G' takes them."""
         self._camps: list[dict[int, bool]] = []
         """Under ``sides: single``: each group's side biases in the two camps of its ring (:meth:`_side_camps`)."""
+        self._floors: dict[tuple[int, int], int] = {}
+        """Under ``sides: single``, :meth:`_side_floor` of each pair of biases once computed."""
         self._stayers_start: dict[int, tuple[int, int]] | None = None
         """:meth:`_ring_solve` once computed: the start set again after its check takes the same."""
         self._changed: np.ndarray | None = None
@@ -517,7 +523,9 @@ class Solver:
     def _candidates(self) -> None:
         """G': within a group, each player's partners within ``_WINDOW`` of its ideal position(s), and
         beyond that the nearest ones until ``2 * _WINDOW + 1`` are clean (rematches and club pairs cost
-        more than any pattern); across adjacent groups the best floats; small groups whole; bye
+        more than any pattern), under ``within_group: random`` its partners of lowest draw (:meth:`_lowest_draws`:
+        with every pair of the group, 2,000 players in round 12 took 19 CPU seconds and 8,000 more than ten
+        minutes, with them 0.5 and 5); across adjacent groups the best floats; small groups whole; bye
         candidates from the bottom.
 
         The best floats: each upper player with the lower group's top ``_TOP`` and the first ``_LEADERS`` of
@@ -532,11 +540,11 @@ class Solver:
         for g, mem in enumerate(c.members):
             s = len(mem)
             nodes = np.array(mem, dtype=np.int64)
-            if s <= 2 * _WINDOW + 8 or c.pattern == "random":
+            if s <= 2 * _WINDOW + 8:
                 p, q = np.triu_indices(s, 1)
                 proposed.append((nodes[p], nodes[q]))
                 continue
-            proposed.append(self._walks(g, nodes))
+            proposed.append(self._lowest_draws(nodes) if c.pattern == "random" else self._walks(g, nodes))
         if c.mode == "colours" and c.pattern in ("slide", "fold"):
             for g, mem in enumerate(c.members):
                 if len(mem) > 2 * _WINDOW + 8:
@@ -1030,13 +1038,12 @@ class Solver:
         for block in of:
             counts[block] += 1
         ratio = mult[SCORE] // mult[HEIGHT]
-        costs = np.zeros((len(blocks), len(blocks)), dtype=np.int64)
-        for a, (g, bx) in enumerate(blocks):
-            for b, (h, by) in enumerate(blocks):
-                bye = g == c.groups or h == c.groups
-                side = 0 if bye else self._side_floor(bx, by)
-                low, high = min(g, h), max(g, h)
-                costs[a, b] = (c.score_table[low][high] + side) * ratio + c.height[high] - c.height[low]
+        group = np.array([g for g, _ in blocks], dtype=np.int64)
+        bye = group == c.groups
+        bias = np.where(bye, c.bias[0] if c.n else 0, [b for _, b in blocks])  # the bye's block pays no side cost
+        side = np.where(bye[:, None] | bye[None, :], 0, c.side_floors(bias[:, None], bias[None, :]))
+        low, high = np.minimum.outer(group, group), np.maximum.outer(group, group)
+        costs = (c._score[low, high] + side) * ratio + c._height[high] - c._height[low]
         unit = mult[BALANCE] // mult[WHO_FLOATS]
         up = [0 if v == c.bye else unit * c.up[v] + c.place_of[v] for v in range(c.nodes)]
         down = [0 if v == c.bye else unit * c.down[v] for v in range(c.nodes)]
@@ -1384,6 +1391,30 @@ class Solver:
         row, step_, q_ = np.concatenate(found_row), np.concatenate(found_step), np.concatenate(found_q)
         order = np.lexsort((step_, row))
         return nodes[row_place[row[order]]], nodes[q_[order]]
+
+    def _lowest_draws(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs of a group (``nodes``) that G' takes under ``within_group: random``, where every pair of the
+        group ties at the pattern level and the seeded draw decides (RULES.md 2.5, 2.11): each player with its
+        ``_DRAWN`` partners of lowest draw among those it may meet (a random assignment's cheapest matching
+        uses low draws), computed a block of rows at a time."""
+        c = self.c
+        keys = c.key_array[nodes]
+        s = len(nodes)
+        take = min(_DRAWN, s - 1)
+        step = max(1, (1 << 20) // s)
+        rows: list[np.ndarray] = []
+        cols: list[np.ndarray] = []
+        for start in range(0, s, step):
+            block = np.arange(start, min(s, start + step), dtype=np.int64)
+            draws = pair_draw(keys[block][:, None], keys[None, :])
+            i, j = np.broadcast_to(nodes[block][:, None], draws.shape), np.broadcast_to(nodes[None, :], draws.shape)
+            lo, hi = np.minimum(i, j).reshape(-1), np.maximum(i, j).reshape(-1)
+            fine = (lo != hi) & c.allowed_many(lo, hi)
+            draws = np.where(fine.reshape(draws.shape), draws, 1 << 20)
+            best = np.argpartition(draws, take - 1, axis=1)[:, :take]
+            rows.append(np.repeat(nodes[block], take))
+            cols.append(nodes[best.reshape(-1)])
+        return np.concatenate(rows), np.concatenate(cols)
 
     def _widen_rows(self, m: Matcher, stuck: Sequence[int], reach: dict[int, int]) -> bool:
         """Give the players of a tree that found no augmenting path more edges: first every allowed pair
@@ -2137,8 +2168,10 @@ class Solver:
     def _side_floor(self, bx: int, by: int) -> int:
         """The least scaled side cost a pair of side biases ``bx`` and ``by`` can have: the cheaper of its two
         side assignments (RULES.md 3); an assignment already played is gone or costs the same, never less."""
-        c = self.c
-        return min(c.side_value(bx, by), c.side_value(by, bx))
+        key = (bx, by)
+        if key not in self._floors:
+            self._floors[key] = int(self.c.side_floors(np.array(bx), np.array(by)))
+        return self._floors[key]
 
     def _check_side_group(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
                           exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
