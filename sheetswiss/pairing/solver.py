@@ -658,11 +658,13 @@ class Solver:
         player of the upper half of one class is the natural partner of the k-th of the lower half of the other,
         and of the lifted class with its own (inside one half, the k-th from the top with the k-th from the
         bottom). Each player gets those partners of ranks k - ``_WINDOW`` to k + ``_WINDOW`` (and as many past
-        the classes' difference in size)."""
+        the classes' difference in size). Where the players who may take neither colour are a group's only lifted
+        ones, they meet each other the same way (after a history with Player A by a coin, in round 12 at 2,000
+        players under ``fold``, a quarter fewer blossoms labelled)."""
         c = self.c
         signs = self._colour_signs()
         hard = np.array([signs.get(v, (0, 0))[0] for v in mem], dtype=np.int64)
-        if not (hard < 0).any():
+        if not hard.any():
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         nodes = np.array(mem, dtype=np.int64)
         places = np.arange(len(mem), dtype=np.int64)
