@@ -21,8 +21,9 @@ than wall time) beside wall seconds; the last column is each phase's share of th
 
 Run: python benchmarks/command.py [PLAYERS] [--keep FILE] [--state STATE] [--seed N]   (default: 8,000
      players; FILE keeps the workbook, built once and reused when it exists; STATE one of ``late``,
-     ``colours``, ``single``, ``double`` of ``benchmarks/pairing.py``, with their settings: round 12 under
-     ``colours: alternate``, round 10 under ``sides: single`` or ``sides: double``)
+     ``colours``, ``single``, ``double``, ``drawn`` of ``benchmarks/pairing.py``, with their settings: round 12
+     under ``colours: alternate``, round 10 under ``sides: single`` or ``sides: double``, round 12 under
+     ``within_group: random``)
 """
 
 from __future__ import annotations
@@ -178,7 +179,7 @@ def whole_command(path: Path) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("players", nargs="?", type=int, default=8000)
-    parser.add_argument("--state", choices=("late", "colours", "single", "double"), default="late",
+    parser.add_argument("--state", choices=("late", "colours", "single", "double", "drawn"), default="late",
                         help="the state of benchmarks/pairing.py the workbook holds (default: late)")
     parser.add_argument("--seed", type=int, default=1, help="the seed the state is built with")
     parser.add_argument("--keep", type=Path, help="keep the workbook here (reused when it exists)")

@@ -62,7 +62,7 @@ def test_a_coin_for_player_a_leaves_players_who_may_take_neither_colour() -> Non
     assert neither("coin") > 20
 
 
-@pytest.mark.parametrize("state", ["late", "colours", "single", "double"])
+@pytest.mark.parametrize("state", ["late", "colours", "single", "double", "drawn"])
 def test_the_state_is_what_its_workbook_reads_back_as(state: str, tmp_path: Path) -> None:
     built = benchmark("command").write_workbook(tmp_path / "event.xlsx", 30, 2, state)
     parsed = parse_event(ExcelBackend(tmp_path / "event.xlsx").read())
