@@ -733,7 +733,11 @@ class Solver:
         share, the lowest-ranked one not due the same colour as that player (else the lowest-ranked), the first such
         pair in that order that may meet (not a rematch: at 8,000 players the cheapest up-floater of a boundary had
         met the only player of the lowest down share, and the search that found the real float grew over both
-        groups in every widening); at the bye boundary, the lowest group's cheapest bye (2.4). Only the start
+        groups in every widening); at the bye boundary, the lowest group's cheapest bye (2.4). Where both groups
+        hold an odd number of players who may take neither colour (RULES.md 2.10), the float is two of them: the
+        colour hard level ranks above the float balance and who floats, and that float saves a breach (each group
+        would leave one of them to meet another player at a breach each, the float pairs the two for one); after a
+        history with Player A by a coin, at 8,000 players, the solve labelled a tenth fewer blossoms. Only the start
         depends on this guess."""
         c = self.c
         out: list[tuple[int, int]] = []
@@ -748,6 +752,9 @@ class Solver:
             lower = [j for j in c.members[k + 1] if j not in taken]
             if not upper or not lower:
                 continue
+            odd = [[v for v in side if not c._white_ok[v] and not c._black_ok[v]] for side in (upper, lower)]
+            if all(len(x) % 2 for x in odd):
+                upper, lower = odd
             low = min(c.down[i] for i in upper)
             cheapest = [i for i in upper if c.down[i] == low]
             for j in sorted(lower, key=lambda v: (c.up[v], c.place_of[v]))[:_FLOATERS]:
