@@ -694,7 +694,7 @@ class Solver:
         lifted by the hard level. After a plain Swiss's rounds with colours by a coin a fifth of the field is such
         a player: in the group's ring they met the others at a breach each, whose pairs started loose, and at
         2,000 players the first check found 7,251 failing pairs (1.1 CPU seconds, 4,228 and 0.6 with their
-        rings); at 8,000 players 18 to 25 seconds, 5 to 10 with them."""
+        rings); at 8,000 players 18 to 25 seconds, 5 to 15 with them."""
         c = self.c
         self._floats = self._floaters()
         away = {v for pair in self._floats for v in pair}
