@@ -285,6 +285,13 @@ def _may_fail(a: Sequence[int], b: Sequence[int], fixed: int, px: np.ndarray, py
         yield xs[start:start + limit], ys[start:start + limit]
 
 
+def _own_colour(due: np.ndarray, white: np.ndarray, black: np.ndarray) -> np.ndarray:
+    """Whether each player may have its due colour (1 White, 2 Black, 0 none) within the hard limits, given which
+    colours it may take (RULES.md 2.10)."""
+    out: np.ndarray = np.where(due == 1, white, np.where(due == 2, black, True))
+    return out
+
+
 def _aligned(nodes: np.ndarray, rows: Iterable[tuple[np.ndarray, np.ndarray, bool]]) -> tuple[np.ndarray, np.ndarray]:
     """For each (upper, lower, backwards) of ``rows`` (places in ``nodes``; ``lower`` read from its end when
     ``backwards``), the k-th of ``upper`` with the ``lower`` of ranks k - ``_WINDOW`` to k + ``_WINDOW``, and as
@@ -715,7 +722,7 @@ class Solver:
                     one, two = self._ring_edges(found[0])
                     rows.append(one)
                     cols.append(two)
-        own = np.where(c._due == 1, c._white_ok, np.where(c._due == 2, c._black_ok, True))
+        own = _own_colour(c._due, c._white_ok, c._black_ok)
         surplus = sum(1 for pairs, _ in self._rings for u, v in pairs if c.due[u] == c.due[v] and own[u] and own[v])
         if surplus * _SURPLUS > sum(len(pairs) for pairs, _ in self._rings):
             self._rings = []  # the start goes by the ideal pairs; G' keeps the rings' pairs
@@ -816,7 +823,7 @@ class Solver:
         black = np.array([c._black_ok[v] for v in nodes], dtype=bool)
         if all(v in lifted for v in nodes):  # each breaks a hard limit whatever its colour: the due colours decide
             white[:] = black[:] = True
-        own = np.where(due == 1, white, np.where(due == 2, black, True))
+        own = _own_colour(due, white, black)
         """Whether each player may have its due colour: one who may not (a hard limit) costs the preference level
         with everyone, a neutral player, and takes the other colour."""
         side = np.where(own, due, np.where(white, 1, np.where(black, 2, 0)))
