@@ -890,10 +890,20 @@ class Nesting:
     def common(self, vertices: Sequence[int]) -> int:
         """The z summed over the blossoms holding every one of ``vertices``: Z_uv is at least this for any
         two of them (their lowest common blossom lies inside all of these)."""
+        return self.between(*self.span(vertices))
+
+    def span(self, vertices: Sequence[int]) -> tuple[int, int]:
+        """The first and last of the first visits of ``vertices`` in the tour (``(0, 0)`` for none): the
+        blossoms holding them all are those holding that stretch of the tour (:meth:`between`)."""
         if not vertices:
-            return 0
+            return 0, 0
         firsts = [self.first[v] for v in vertices]
-        return self.held[self._lowest(min(firsts), max(firsts))]
+        return min(firsts), max(firsts)
+
+    def between(self, lo: int, hi: int) -> int:
+        """The z summed over the blossoms holding the stretch ``lo`` to ``hi`` of the tour (:meth:`span`); for two
+        sets of vertices, the span from the smaller start to the larger end gives :meth:`common` of their union."""
+        return self.held[self._lowest(lo, hi)]
 
     def exact(self, u: np.ndarray, v: np.ndarray) -> list[int]:
         """Z for the pairs ``(u[i], v[i])``, exactly (Python integers)."""

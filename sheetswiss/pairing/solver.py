@@ -399,6 +399,21 @@ class _Clean:
     """The players those bids left free."""
 
 
+class _Common:
+    """Z over the blossoms that hold two blocks of players whole (a lower bound of Z_ij for each pair between
+    them, :meth:`Nesting.common`), the blocks given as ``blocks[g][x]``, each one's stretch of the tour found once."""
+
+    def __init__(self, nest: Nesting | None, blocks: Sequence[Sequence[Sequence[int]]]) -> None:
+        self.nest = nest
+        self.spans = [] if nest is None else [[nest.span(who) for who in row] for row in blocks]
+
+    def __call__(self, one: tuple[int, int], two: tuple[int, int]) -> int:
+        if self.nest is None:
+            return 0
+        (lo, hi), (low, high) = self.spans[one[0]][one[1]], self.spans[two[0]][two[1]]
+        return self.nest.between(min(lo, low), max(hi, high))
+
+
 class Solver:
     """One round's solve: candidate graph, start duals, primal-dual matching, certificate, widening."""
 
@@ -2162,11 +2177,12 @@ class Solver:
                  for mem in c.members]
         top_upper = [max(a, default=0) for a in upper]
         top_lower = [max(b, default=0) for b in lower]
+        common = _Common(nest, [[mem] for mem in c.members])
         for g in range(c.groups - 1):
             for h in range(g + 1, c.groups):
                 fixed = 2 * (mult[SCORE] * c.score_table[g][h] + mult[HEIGHT] * (c.height[h] - c.height[g])
                              - (c.duals_above[h] - c.duals_above[g]))
-                if top_upper[g] + top_lower[h] > fixed:
+                if top_upper[g] + top_lower[h] > fixed + common((g, 0), (h, 0)):
                     self._scan(c.members[g], upper[g], c.members[h], lower[h], fixed, m, nest, exact, None,
                                colours=self._colour_hard(g) or self._colour_hard(h))
 
@@ -2195,8 +2211,13 @@ class Solver:
         a pair of biases bx, by costs at least their side floor (:meth:`_side_floor`) at the score level, its
         pattern and its draw. Each potential there is about twice the score level's multiplier times a dual
         of its part, so a part's potentials stay close together while two parts' differ by far more than 64
-        bits hold: scanning part by part keeps every number in the split (:meth:`_scan`), and the side floor
-        clears whole blocks of pairs of equal bias at once."""
+        bits hold. So each part's players are the rows of one scan (:meth:`_scan`) against the group's players
+        placed below them, each column's potential less the side floor of its part against the rows' (the
+        rows' part fixed, that floor is the column's own term): the columns of a part whose largest potential
+        stays below that floor (and the blossoms holding both parts whole) are left out at once, and those
+        left lie near the rows' complement, in the split. One scan per part rather than one per two parts:
+        at 2,000 players after a history with Player A by a coin, 15 parts in a group, 950 scans per check
+        became 390, each a fixed cost."""
         c = self.c
         mem = c.members[g]
         if len(mem) < 2:
@@ -2207,32 +2228,37 @@ class Solver:
             out: np.ndarray = twice_pattern * c.pattern_cost(g, x, y)  # x < y: places in the group
             return out
 
-        def centre(places: Sequence[int]) -> list[int] | None:
-            if c.pattern == "slide":
-                return [p + c.half[g] for p in places]
-            return [c.size[g] - 1 - p for p in places] if c.pattern == "fold" else None
-
         parts = self._side_parts(g)
         score = c.multipliers[SCORE]
+        common = _Common(nest, [[who for _, who, _ in parts]])
+        tops = [max(d[v] for v in who) for _, who, _ in parts]
+        part_of = {bias: k for k, (bias, _, _) in enumerate(parts)}
         for k, (bx, rows, row_places) in enumerate(parts):
             a = [d[v] for v in rows]
-            for by, cols, col_places in parts[k:]:
-                fixed = 2 * score * self._side_floor(bx, by)
-                b = a if cols is rows else [d[v] for v in cols]
-                if max(a) + max(b) <= fixed:
-                    continue
-                self._scan(rows, a, cols, b, fixed, m, nest, exact, pattern, centre(row_places), twice_pattern,
-                           (row_places, col_places))
-                if cols is not rows:
-                    self._scan(cols, b, rows, a, fixed, m, nest, exact, pattern, centre(col_places), twice_pattern,
-                               (col_places, row_places))
+            floor = [2 * score * self._side_floor(bx, by) for by, _, _ in parts]
+            open_ = [tops[k] + top > floor[y] + common((0, k), (0, y)) for y, top in enumerate(tops)]
+            first = row_places[0]
+            cols, b, col_places = [], [], []
+            for p in range(first + 1, len(mem)):
+                y = part_of[c.bias[mem[p]]]
+                if open_[y]:
+                    cols.append(mem[p])
+                    b.append(d[mem[p]] - floor[y])
+                    col_places.append(p)
+            if not cols:
+                continue
+            centre = [p + c.half[g] for p in row_places] if c.pattern == "slide" else \
+                [c.size[g] - 1 - p for p in row_places] if c.pattern == "fold" else None
+            self._scan(rows, a, cols, b, 0, m, nest, exact, pattern, centre, twice_pattern, (row_places, col_places))
 
     def _check_side_across(self, m: Matcher, d: Sequence[int], nest: Nesting | None,
                            exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
         """Under ``sides: single``, the pairs between groups g < h, block by block of (group, side bias): a
         pair's fixed part is its score and height (:meth:`_check_across`) plus the side floor of its two
         biases (:meth:`_side_floor`), and the per-player balance and position terms go into the potentials as
-        there. Blocks whose largest potentials stay below the fixed part are fine at once."""
+        there. Blocks whose largest potentials stay below the fixed part are fine at once, and so are two groups
+        whose largest potentials stay below it without the side floor (which is never negative): at 2,000 players
+        with 15 biases in a group, 76,000 pairs of blocks are 340 pairs of groups."""
         c = self.c
         mult = c.multipliers
         blocks = [self._side_parts(g) for g in range(c.groups)]
@@ -2241,14 +2267,18 @@ class Solver:
                   for _, who, _ in parts] for parts in blocks]
         top_upper = [[max(a) for a in row] for row in upper]
         top_lower = [[max(b) for b in row] for row in lower]
+        common = _Common(nest, [[who for _, who, _ in parts] for parts in blocks])
+        whole = _Common(nest, [[mem] for mem in c.members])
         for g in range(c.groups - 1):
             for h in range(g + 1, c.groups):
                 base = (mult[SCORE] * c.score_table[g][h] + mult[HEIGHT] * (c.height[h] - c.height[g])
                         - (c.duals_above[h] - c.duals_above[g]))
+                if max(top_upper[g], default=0) + max(top_lower[h], default=0) <= 2 * base + whole((g, 0), (h, 0)):
+                    continue
                 for x, (bx, rows, _) in enumerate(blocks[g]):
                     for y, (by, cols, _) in enumerate(blocks[h]):
                         fixed = 2 * (base + mult[SCORE] * self._side_floor(bx, by))
-                        if top_upper[g][x] + top_lower[h][y] > fixed:
+                        if top_upper[g][x] + top_lower[h][y] > fixed + common((g, x), (h, y)):
                             self._scan(rows, upper[g][x], cols, lower[h][y], fixed, m, nest, exact, None)
 
     def _scan(self, rows: Sequence[int], a: Sequence[int], cols: Sequence[int], b: Sequence[int], fixed: int,
