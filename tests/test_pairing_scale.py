@@ -298,6 +298,10 @@ def test_matcher_is_exact_and_its_duals_prove_it(seed: int, bids: bool) -> None:
     if nest.small:
         pairs = np.array(list(weights))
         assert nest.many(pairs[:, 0], pairs[:, 1]).tolist() == [_shared_z(m, u, v) for u, v in weights]
+    for u, v in weights:  # Z less the z of the blossoms holding u, v and a third vertex, in two halves
+        base = nest.common([u, v, rng.randrange(n)])
+        high, low = nest.split(np.array([u]), np.array([v]), base)
+        assert int(high[0]) * 2**blossom.SPLIT + int(low[0]) == _shared_z(m, u, v) - base
 
 
 def _random_matcher(rng: random.Random, n: int, top: int, density: float) -> tuple[Matcher, dict[tuple[int, int], int]]:

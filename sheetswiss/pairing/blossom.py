@@ -850,8 +850,8 @@ class Nesting:
         """Whether :meth:`many` gives every Z exactly (else the sums above 2**62 are capped there)."""
         self._first = np.array(self.first, dtype=np.int64)
         self._held = np.array([min(h, _CAP) for h in held], dtype=np.int64)
-        self._held_high = np.array([min(h >> SPLIT, _CAP) for h in held], dtype=np.int64)
-        self._held_low = np.array([h & ((1 << SPLIT) - 1) for h in held], dtype=np.int64)
+        self._above: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        """:meth:`split`'s halves of each node's Z less a base, by base."""
         self.order = np.array(order, dtype=np.int64)
         size = len(order)
         self.depth = np.array(depth, dtype=np.int64)
@@ -915,8 +915,15 @@ class Nesting:
         out: np.ndarray = self._held[self._lowest_many(u, v)]
         return out
 
-    def split(self, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Z for the pairs ``(u[i], v[i])`` as ``(Z >> SPLIT, Z % 2**SPLIT)`` in int64, the first capped at
-        2**62 (exact below 2**(62 + SPLIT)); a capped Z only makes a pair look more violated."""
+    def split(self, u: np.ndarray, v: np.ndarray, base: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """``Z - base`` for the pairs ``(u[i], v[i])`` as ``(x >> SPLIT, x % 2**SPLIT)`` in int64, the first capped
+        at 2**62 (exact below 2**(62 + SPLIT)); a capped Z only makes a pair look more violated. ``base`` is at most
+        each pair's Z (:meth:`common` of them): inside a blossom whose z is beyond the split, the pairs' Z less it
+        still fits."""
+        if base not in self._above:
+            rest = [max(h - base, 0) for h in self.held]
+            self._above[base] = (np.array([min(x >> SPLIT, _CAP) for x in rest], dtype=np.int64),
+                                 np.array([x & ((1 << SPLIT) - 1) for x in rest], dtype=np.int64))
+        high, low = self._above[base]
         b = self._lowest_many(u, v)
-        return self._held_high[b], self._held_low[b]
+        return high[b], low[b]
