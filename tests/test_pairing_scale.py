@@ -363,7 +363,8 @@ def test_a_flattened_matcher_keeps_its_duals_feasible_without_blossoms() -> None
 def test_a_restored_matcher_goes_back_to_its_saved_duals_and_carries_on_exact(seed: int) -> None:
     """:meth:`Matcher.saved` after a capped run (blossoms, free vertices), then a run to the end, then edges added that
     the saved duals keep feasible: :meth:`Matcher.restore` gives back the saved potentials, mates and blossoms (twice
-    from the same save), and the run from there is networkx's minimum over every edge, proven by its duals."""
+    from the same save), and the run from there is networkx's minimum over every edge, proven by its duals. Where
+    :meth:`Matcher.weighted` reads a node the same before and after a run, its Z_uv with every such node stays."""
     rng = random.Random(seed)
     n = rng.choice([14, 24, 40])
     top = rng.choice([50, 10**6])
@@ -373,14 +374,18 @@ def test_a_restored_matcher_goes_back_to_its_saved_duals_and_carries_on_exact(se
         del m.adj[u][v], m.adj[v][u]
     assert m.run(cap=rng.randrange(1, top)) == []
     saved = m.saved()
-    state = (m.p[:], m.mate[:], [list(c) for c in m.childs], m.z[:], m.weighted())
+    ids: dict[tuple[int, int, int], int] = {}
+    state = (m.p[:], m.mate[:], [list(c) for c in m.childs], m.z[:], m.weighted(ids))
+    shared = {(u, v): _shared_z(m, u, v) for u in range(n) for v in range(u + 1, n)}
     for _ in range(2):
         assert m.run() == []
+        now, then = m.weighted(ids), state[4]  # a node held by the same blossoms keeps Z_uv with each such node
+        assert all(_shared_z(m, u, v) == z for (u, v), z in shared.items() if now[u] == then[u] and now[v] == then[v])
         for (u, v), w in later.items():
             if w >= m.p[u] + m.p[v] - _shared_z(m, u, v) or rng.random() < 0.5:
                 m.add_edge(u, v, w)
         m.restore(saved)
-        assert (m.p, m.mate, [list(c) for c in m.childs], m.z, m.weighted()) == state
+        assert (m.p, m.mate, [list(c) for c in m.childs], m.z, m.weighted(ids)) == state
     kept = {(u, v): w for (u, v), w in weights.items() if v in m.adj[u]}
     for (u, v), w in kept.items():  # the saved duals were feasible on every edge, added ones too
         if w < m.p[u] + m.p[v] - _shared_z(m, u, v):

@@ -352,30 +352,29 @@ def _exact_pairs(exact: Callable[[np.ndarray, np.ndarray], None], i: Sequence[in
 @dataclass(frozen=True)
 class _Checked:
     """The duals at a check that listed every pair of G they violated (:meth:`Solver._check`): the potentials, the
-    blossoms with z > 0 (:meth:`Matcher.weighted`) and the pairs listed. The pairs listed join G', where the
-    solve keeps every constraint; any other pair held then, and holds as long as its reduced cost, both potentials
-    and its Z stay as they were."""
+    blossoms with z > 0 that hold each node (:meth:`Matcher.weighted`, numbered in ``ids``, which every reading of
+    one solve shares) and the pairs listed. The pairs listed join G', where the solve keeps every constraint; any
+    other pair held then, and holds as long as its reduced cost, both potentials and its Z stay as they were."""
 
     p: list[int]
-    blossoms: dict[tuple[int, int], list[int]]
+    chains: list[int]
+    ids: dict[tuple[int, int, int], int]
     bad: list[tuple[int, int, int]]
 
     @classmethod
-    def of(cls, m: Matcher, bad: list[tuple[int, int, int]]) -> _Checked | None:
+    def of(cls, m: Matcher, bad: list[tuple[int, int, int]], ids: dict[tuple[int, int, int], int]) -> _Checked | None:
         """The state of ``m`` at a check that listed ``bad``; ``None`` when the list stopped at its cap."""
-        return cls(list(m.p), m.weighted(), bad) if len(bad) < _MAX_VIOLATIONS else None
+        return cls(list(m.p), m.weighted(ids), ids, bad) if len(bad) < _MAX_VIOLATIONS else None
 
     def changed(self, m: Matcher) -> np.ndarray | None:
-        """The nodes of ``m`` whose potential changed since, those in a blossom with z > 0 then or now but not both
+        """The nodes of ``m`` whose potential changed since, those held by other blossoms with z > 0 then and now
         (the same blossom, closed once, and z), and both ends of any pair listed then that G' does not hold: every
         pair of G that can fail now, on the same reduced costs, has an end here. ``None`` where that is half the
         nodes or more: checking every pair then costs less than the two scans of each block
         (:meth:`Solver._scan_changed`; at 8,000 players 0.13 CPU seconds against 0.145 with two thirds of them
         changed, 0.13 against 0.06 to 0.1 with a tenth to a fifth)."""
         out = np.array([x != y for x, y in zip(self.p, m.p)], dtype=bool)
-        now = m.weighted()
-        for key in self.blossoms.keys() ^ now.keys():
-            out[self.blossoms.get(key) or now[key]] = True
+        out |= np.array(self.chains, dtype=np.int64) != np.array(m.weighted(self.ids), dtype=np.int64)
         for _, i, j in self.bad:
             if j not in m.adj[i]:
                 out[i] = out[j] = True
@@ -1958,6 +1957,8 @@ class Solver:
         again, 4.7 seconds and 266 failing pairs."""
         reach: dict[int, int] = {}
         bad: list[tuple[int, int, int]] = []
+        ids: dict[tuple[int, int, int], int] = {}
+        """The chains of blossoms that the checks' readings number (:meth:`Matcher.weighted`)."""
         last: _Checked | None = None
         clean: _Clean | None = None
         """The last duals to go back to."""
@@ -1970,7 +1971,7 @@ class Solver:
                 m = self._matcher()
                 if self.c.mode == "sides" and attempt == 0:  # the start's own violations join G' first
                     early = self._check(m, m.p)
-                    last = _Checked.of(m, early)
+                    last = _Checked.of(m, early, ids)
                     if early:
                         added = self._add(np.array([i for _, i, _ in early], dtype=np.int64),
                                           np.array([j for _, _, j in early], dtype=np.int64))
@@ -2005,7 +2006,7 @@ class Solver:
                     return None
                 stuck = m.run(cap)
             bad = self._check(m, m.p, None if last is None else last.changed(m))
-            last = _Checked.of(m, bad)
+            last = _Checked.of(m, bad, ids)
             if not bad:
                 if -1 not in m.mate:
                     break
