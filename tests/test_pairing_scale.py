@@ -1310,6 +1310,46 @@ def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, s
     assert listed == failing
 
 
+@pytest.mark.parametrize("n,rounds,seed", [(200, 10, 1), (240, 12, 2), (300, 9, 3)])
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_check_lists_every_failing_pair_under_sides(n: int, rounds: int, seed: int, narrow: bool,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The certificate's check under ``sides: single`` after a history with Player A by a coin (side biases of
+    eight values in a group), after a first solve on the candidate graph: exactly the pairs of the complete graph
+    whose dual constraint fails, found here pair by pair. Each side bias's players are scanned against their
+    group's players below them, each column less its side floor (:meth:`Solver._check_side_group`), and groups and
+    blocks are cleared with the blossoms holding them whole. With the check's split narrowed to the score level
+    (``narrow``), blossoms whose z lies beyond it hold whole scans, whose pairs' Z then comes less that z
+    (:meth:`Nesting.split` at a base): the list is the same."""
+    event = _coin_swiss(n, rounds, seed, Settings(sides="single"))
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    m = solver_._matcher()
+    assert not m.run()
+    assert max(len(solver_._side_parts(g)) for g in range(costs.groups)) >= 8
+    bases: list[int] = []
+    if narrow:
+        monkeypatch.setattr(solver, "_WIDE", costs.multipliers[SCORE])
+        split = Nesting.split
+
+        def recorded(nest: Nesting, u: np.ndarray, v: np.ndarray, base: int = 0) -> tuple[np.ndarray, np.ndarray]:
+            bases.append(base)
+            return split(nest, u, v, base)
+
+        monkeypatch.setattr(Nesting, "split", recorded)
+    listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
+    monkeypatch.undo()
+    assert any(bases) == narrow  # the case occurred
+    nest = Nesting(m)
+    i, j = np.triu_indices(costs.nodes, 1)
+    keep = costs.allowed_many(i, j)
+    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
+               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    assert failing  # the first candidate graph misses pairs
+    assert listed == failing
+
+
 def test_a_player_far_above_the_rest_leaves_the_others_to_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Players whose every pair breaks a colour hard limit (RULES.md 2.10) get potentials about that level above
     the rest of their group; from 8,000 players that level is beyond the check's two 64-bit halves (``_WIDE``),
