@@ -1312,15 +1312,17 @@ def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, s
 
 @pytest.mark.parametrize("n,rounds,seed", [(200, 10, 1), (240, 12, 2), (300, 9, 3)])
 @pytest.mark.parametrize("narrow", [False, True])
-def test_the_check_lists_every_failing_pair_under_sides(n: int, rounds: int, seed: int, narrow: bool,
+@pytest.mark.parametrize("whole", [False, True])
+def test_the_check_lists_every_failing_pair_under_sides(n: int, rounds: int, seed: int, narrow: bool, whole: bool,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The certificate's check under ``sides: single`` after a history with Player A by a coin (side biases of
     eight values in a group), after a first solve on the candidate graph: exactly the pairs of the complete graph
-    whose dual constraint fails, found here pair by pair. Each side bias's players are scanned against their
-    group's players below them, each column less its side floor (:meth:`Solver._check_side_group`), and groups and
-    blocks are cleared with the blossoms holding them whole. With the check's split narrowed to the score level
-    (``narrow``), blossoms whose z lies beyond it hold whole scans, whose pairs' Z then comes less that z
-    (:meth:`Nesting.split` at a base): the list is the same."""
+    whose dual constraint fails, found here pair by pair. A group is scanned whole, each pair lifted by its side
+    floor (``whole``, as at these sizes), or each side bias's players against their group's players below them,
+    each column less its side floor (:meth:`Solver._check_side_group`); groups and blocks are cleared with the
+    blossoms holding them whole. With the check's split narrowed to the score level (``narrow``), blossoms whose
+    z lies beyond it hold whole scans, whose pairs' Z then comes less that z (:meth:`Nesting.split` at a base):
+    the list is the same."""
     event = _coin_swiss(n, rounds, seed, Settings(sides="single"))
     state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
@@ -1329,6 +1331,8 @@ def test_the_check_lists_every_failing_pair_under_sides(n: int, rounds: int, see
     assert not m.run()
     assert max(len(solver_._side_parts(g)) for g in range(costs.groups)) >= 8
     bases: list[int] = []
+    if not whole:
+        monkeypatch.setattr(solver, "_WHOLE", 0)
     if narrow:
         monkeypatch.setattr(solver, "_WIDE", costs.multipliers[SCORE])
         split = Nesting.split

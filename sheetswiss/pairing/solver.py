@@ -162,6 +162,9 @@ _DRAWN = 4
 """Under ``within_group: random``, G' holds each player with this many partners of its group of lowest draw
 (:meth:`Solver._lowest_draws`). Round 12 at 8,000 players: 3 or 4 took 5 CPU seconds, 8 took 9, 12 took 13; 2 left
 so few that the check added pairs pass after pass (8 seconds at 2,000 players, where 4 took 0.5)."""
+_WHOLE = 30_000
+"""Under ``sides: single`` the check scans a group whole, each pair lifted by its side floor, where its players
+squared are at most this many times its side biases: every pair then costs less than one scan per bias."""
 _SHORTLIST = 64
 """A ring's exchange (:meth:`Solver._ring_exchange`) is looked for first among this many of its movable sources and
 as many of its movable sinks, those whose turn alone shortens the ring most."""
@@ -2208,17 +2211,20 @@ class Solver:
 
     def _check_side_group(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
                           exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
-        """Under ``sides: single``, the pairs inside group g, part by part of side bias (:meth:`_side_parts`):
-        a pair of biases bx, by costs at least their side floor (:meth:`_side_floor`) at the score level, its
-        pattern and its draw. Each potential there is about twice the score level's multiplier times a dual
-        of its part, so a part's potentials stay close together while two parts' differ by far more than 64
-        bits hold. So each part's players are the rows of one scan (:meth:`_scan`) against the group's players
-        placed below them, each column's potential less the side floor of its part against the rows' (the
-        rows' part fixed, that floor is the column's own term): the columns of a part whose largest potential
-        stays below that floor (and the blossoms holding both parts whole) are left out at once, and those
-        left lie near the rows' complement, in the split. One scan per part rather than one per two parts:
-        at 2,000 players after a history with Player A by a coin, 15 parts in a group, 950 scans per check
-        became 150, each a fixed cost (a check's 0.13 CPU seconds became 0.045)."""
+        """Under ``sides: single``, the pairs inside group g: a pair of side biases bx, by costs at least their
+        side floor (:meth:`_side_floor`) at the score level, its pattern and its draw.
+
+        * A group of at most ``_WHOLE`` times as many squared players as side biases, whose potentials lie within
+          the split, is one scan (:meth:`_scan`), each pair lifted by its side floor (capped at the split, a lower
+          bound still: a pair that far above clears anyway). Scanning it bias by bias, each scan a fixed cost,
+          took three to four times as long at 2,000 players after a history with Player A by a coin (15 biases
+          in a group, 950 scans per check).
+        * A larger group goes part by part of side bias (:meth:`_side_parts`): each part's players are the rows
+          of one scan against the group's players placed below them, each column's potential less the side
+          floor of its part against the rows' (the rows' part fixed, that floor is the column's own term); the
+          columns of a part whose largest potential stays below that floor (and the blossoms holding both parts
+          whole) are left out at once. In the largest groups at 8,000 players that leaves out enough pairs to
+          beat the whole group's scan by half (17 ms against 35 at 1,300 players and 4 biases)."""
         c = self.c
         mem = c.members[g]
         if len(mem) < 2:
@@ -2231,12 +2237,29 @@ class Solver:
 
         parts = self._side_parts(g)
         score = c.multipliers[SCORE]
+        floors = [[2 * score * self._side_floor(bx, by) for by, _, _ in parts] for bx, _, _ in parts]
+        pots = [d[v] for v in mem]
+        if len(mem) ** 2 <= _WHOLE * len(parts) and max(pots) - min(pots) < _WIDE // 2:  # one scan, pairs lifted
+            part = np.zeros(c.nodes, dtype=np.int64)
+            for k, (_, who, _) in enumerate(parts):
+                part[who] = k
+            least = [[min(f, _WIDE - 1) for f in row] for row in floors]  # a lower bound: beyond, a pair is fine
+            halves = np.array([[f >> SPLIT for f in row] for row in least], dtype=np.int64), \
+                np.array([[f & _LOW for f in row] for row in least], dtype=np.int64)
+
+            def lift(i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                return halves[0][part[i], part[j]], halves[1][part[i], part[j]]
+
+            centre = [p + c.half[g] for p in range(len(mem))] if c.pattern == "slide" else \
+                [c.size[g] - 1 - p for p in range(len(mem))] if c.pattern == "fold" else None
+            self._scan(mem, pots, mem, pots, 0, m, nest, exact, pattern, centre, twice_pattern, lift=lift)
+            return
         common = _Common(nest, [[who for _, who, _ in parts]])
         tops = [max(d[v] for v in who) for _, who, _ in parts]
         part_of = {bias: k for k, (bias, _, _) in enumerate(parts)}
-        for k, (bx, rows, row_places) in enumerate(parts):
+        for k, (_, rows, row_places) in enumerate(parts):
             a = [d[v] for v in rows]
-            floor = [2 * score * self._side_floor(bx, by) for by, _, _ in parts]
+            floor = floors[k]
             open_ = [tops[k] + top > floor[y] + common((0, k), (0, y)) for y, top in enumerate(tops)]
             first = row_places[0]
             cols, b, col_places = [], [], []
@@ -2286,7 +2309,8 @@ class Solver:
               m: Matcher, nest: Nesting | None, exact: Callable[[np.ndarray, np.ndarray], None],
               term: Callable[[np.ndarray, np.ndarray], np.ndarray] | None,
               centre: Sequence[int] | None = None, slope: int = 0,
-              places: tuple[Sequence[int], Sequence[int]] | None = None, colours: bool = False) -> None:
+              places: tuple[Sequence[int], Sequence[int]] | None = None, colours: bool = False,
+              lift: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None) -> None:
         """Check the pairs (rows[x], cols[y]) (only x < y when rows is cols, one group) of whose cost twice a
         lower bound is ``fixed + term(x, y) + 2 draw``: a pair whose ``a[x] + b[y] - Z`` (its potentials
         less their per-player cost terms, and less the blossoms' Z) exceeds that bound is checked exactly.
@@ -2315,7 +2339,9 @@ class Solver:
         from :meth:`Nesting.split` at that base; capped at the split instead, every pair of such a group went by
         Python integers (one check of 0.7 CPU seconds became 0.35).
 
-        With ``colours``, a pair's bound also holds its colour levels (:meth:`_check_group`).
+        With ``colours``, a pair's bound also holds its colour levels (:meth:`_check_group`). With ``lift``, it also
+        holds ``lift(i, j)`` of the players i, j, as the two halves of the split (non-negative: ``fixed`` alone
+        bounds the pairs that may fail), e.g. their side floor (:meth:`_check_side_group`).
 
         Where more than ``_HIGH`` rows and columns lie that far from the rest, the rows and the columns split in
         bands of potentials (:func:`_bands`), and each band of rows is scanned against each band of columns,
@@ -2335,7 +2361,7 @@ class Solver:
             self._changed = None
             try:
                 self._scan_changed(changed, rows, a, cols, b, fixed, m, nest, exact, term, centre, slope, places,
-                                   colours)
+                                   colours, lift)
             finally:
                 self._changed = changed
             return
@@ -2349,7 +2375,7 @@ class Solver:
                 for band_y in col_bands:
                     at = ([at_x[x] for x in band_x], [at_y[y] for y in band_y]) if same else None
                     self._scan([rows[x] for x in band_x], [a[x] for x in band_x], [cols[y] for y in band_y],
-                               [b[y] for y in band_y], fixed, m, nest, exact, term, near, slope, at, colours)
+                               [b[y] for y in band_y], fixed, m, nest, exact, term, near, slope, at, colours, lift)
             return
         common = nest.common([*rows, *cols]) if nest is not None else 0  # a lower bound of every pair's Z
         fixed += common  # every pair here has Z >= common: only Z - common is left to take off below
@@ -2386,6 +2412,9 @@ class Solver:
                 over -= np.array(nest.exact(u[xs], v[ys]) if len(xs) else [], dtype=object)
             if term is not None:
                 over -= term(px[xs], py[ys]).astype(object)
+            if lift is not None:
+                lift_high, lift_low = lift(u[xs], v[ys])
+                over -= lift_high.astype(object) * (1 << SPLIT) + lift_low.astype(object)
             over -= (2 * pair_draw(c.key_array[u[xs]], c.key_array[v[ys]])).astype(object)
             fails = (over > 0).astype(bool)
             exact(u[xs[fails]], v[ys[fails]])
@@ -2406,6 +2435,10 @@ class Solver:
             low = a_low[xs] + b_low[ys] - f_low
             if term is not None:
                 low -= term(px[xs], py[ys])
+            if lift is not None:
+                lift_high, lift_low = lift(u[xs], v[ys])
+                high -= lift_high
+                low -= lift_low
             if colours:
                 high, low = self._colour_bound(u[xs], v[ys], high, low)
             fails = _positive(high, low)  # without Z first: Z >= 0 only clears pairs
@@ -2425,7 +2458,8 @@ class Solver:
                       b: Sequence[int], fixed: int, m: Matcher, nest: Nesting | None,
                       exact: Callable[[np.ndarray, np.ndarray], None],
                       term: Callable[[np.ndarray, np.ndarray], np.ndarray] | None, centre: Sequence[int] | None,
-                      slope: int, places: tuple[Sequence[int], Sequence[int]] | None, colours: bool) -> None:
+                      slope: int, places: tuple[Sequence[int], Sequence[int]] | None, colours: bool,
+                      lift: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None) -> None:
         """:meth:`_scan` of the pairs with an end in ``changed``: the changed rows against every column, then the
         unchanged rows against the changed columns, each a scan of its own. Each keeps its players' places (inside
         a group, where only a column below its row counts, the positions in the one list)."""
@@ -2440,7 +2474,7 @@ class Solver:
                 continue
             self._scan([rows[x] for x in xs], [a[x] for x in xs], [cols[y] for y in ys], [b[y] for y in ys], fixed, m,
                        nest, exact, term, None if centre is None else [centre[x] for x in xs], slope,
-                       ([at_x[x] for x in xs], [at_y[y] for y in ys]) if same else None, colours)
+                       ([at_x[x] for x in xs], [at_y[y] for y in ys]) if same else None, colours, lift)
 
     # -- fallback ---------------------------------------------------------------------------------------
 
