@@ -1289,11 +1289,12 @@ def test_colours_in_rematch_dense_rounds_are_exact(n: int, seed: int) -> None:
 
 
 @pytest.mark.parametrize("n,rounds,seed,pattern", [(90, 3, 89, "fold"), (150, 4, 91, "slide"), (120, 6, 94, "slide"),
-                                                   (200, 4, 93, "slide")])
+                                                   (200, 4, 93, "slide"), (160, 5, 95, "random")])
 def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, seed: int, pattern: str) -> None:
     """The certificate's check (:meth:`Solver._check`), after a first solve on the candidate graph under
     ``colours: alternate``, lists exactly the pairs of the complete graph whose dual constraint fails, found
-    here pair by pair: its bounds (pattern, colour levels, blossoms) clear only pairs that hold."""
+    here pair by pair: its bounds (pattern, colour levels, blossoms, the draw, taken first under
+    ``within_group: random``) clear only pairs that hold."""
     event = _careless_colours(n, rounds, seed, pattern)
     state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
