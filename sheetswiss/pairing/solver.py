@@ -2125,8 +2125,7 @@ class Solver:
             return out
 
         places = range(len(mem))
-        centre = [p + c.half[g] for p in places] if c.pattern == "slide" else \
-            [c.size[g] - 1 - p for p in places] if c.pattern == "fold" else None
+        centre = self._check_centre(g, places)
         if c.mode != "colours":
             self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern, centre, twice_pattern)
             return
@@ -2146,6 +2145,15 @@ class Solver:
                 if other:
                     self._scan(rows, a, [mem[p] for p in other], [pot[p] for p in other], 0, m, nest, exact,
                                pattern, near, twice_pattern, places=(part, other), colours=True)
+
+    def _check_centre(self, g: int, places: Iterable[int]) -> list[int] | None:
+        """For players at ``places`` in group ``g``, the place below each where the pattern cost of a pair is least,
+        the check's bound rising from there (:func:`_may_fail`): p + h under ``slide``, size - 1 - p under ``fold``
+        (RULES.md 2.5); ``None`` under ``random``, whose pattern costs every pair the same."""
+        c = self.c
+        if c.pattern == "slide":
+            return [p + c.half[g] for p in places]
+        return [c.size[g] - 1 - p for p in places] if c.pattern == "fold" else None
 
     def _colour_bound(self, i: np.ndarray, j: np.ndarray, high: np.ndarray, low: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:
@@ -2250,9 +2258,8 @@ class Solver:
             def lift(i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 return halves[0][part[i], part[j]], halves[1][part[i], part[j]]
 
-            centre = [p + c.half[g] for p in range(len(mem))] if c.pattern == "slide" else \
-                [c.size[g] - 1 - p for p in range(len(mem))] if c.pattern == "fold" else None
-            self._scan(mem, pots, mem, pots, 0, m, nest, exact, pattern, centre, twice_pattern, lift=lift)
+            self._scan(mem, pots, mem, pots, 0, m, nest, exact, pattern, self._check_centre(g, range(len(mem))),
+                       twice_pattern, lift=lift)
             return
         common = _Common(nest, [[who for _, who, _ in parts]])
         tops = [max(d[v] for v in who) for _, who, _ in parts]
@@ -2271,9 +2278,8 @@ class Solver:
                     col_places.append(p)
             if not cols:
                 continue
-            centre = [p + c.half[g] for p in row_places] if c.pattern == "slide" else \
-                [c.size[g] - 1 - p for p in row_places] if c.pattern == "fold" else None
-            self._scan(rows, a, cols, b, 0, m, nest, exact, pattern, centre, twice_pattern, (row_places, col_places))
+            self._scan(rows, a, cols, b, 0, m, nest, exact, pattern, self._check_centre(g, row_places), twice_pattern,
+                       (row_places, col_places))
 
     def _check_side_across(self, m: Matcher, d: Sequence[int], nest: Nesting | None,
                            exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
@@ -2431,6 +2437,20 @@ class Solver:
         b_low = np.array([b[y] & _LOW for y in keep_y], dtype=np.int64)
         f_high, f_low = fixed >> SPLIT, fixed & _LOW
         draw_first = c.pattern == "random"  # the seeded draw decides each pair of a group: it clears more than Z
+
+        def less_draw(xs: np.ndarray, ys: np.ndarray, high: np.ndarray, low: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+            return high, low - 2 * pair_draw(c.key_array[u[xs]], c.key_array[v[ys]])
+
+        def less_z(xs: np.ndarray, ys: np.ndarray, high: np.ndarray, low: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            inside = in_u[xs] & in_v[ys]
+            if nest is not None and inside.any():
+                base = common if common >= _WIDE else 0  # Z less a common z beyond the split, else Z
+                z_high, z_low = nest.split(u[xs[inside]], v[ys[inside]], base)
+                high[inside] -= z_high - ((common - base) >> SPLIT)
+                low[inside] -= z_low - ((common - base) & _LOW)
+            return high, low
+
         if nest is None:
             in_u = np.zeros(len(u), dtype=bool)
             in_v = np.zeros(len(v), dtype=bool)
@@ -2450,20 +2470,10 @@ class Solver:
                 high, low = self._colour_bound(u[xs], v[ys], high, low)
             fails = _positive(high, low)  # without Z and the draw first: Z >= 0 and the draw only clear pairs
             xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
-            for draw in (True, False) if draw_first else (False, True):
-                if draw:
-                    low -= 2 * pair_draw(c.key_array[u[xs]], c.key_array[v[ys]])
-                    fails = _positive(high, low)
-                    xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
-                    continue
-                inside = in_u[xs] & in_v[ys]
-                if nest is not None and inside.any():
-                    base = common if common >= _WIDE else 0  # Z less a common z beyond the split, else Z
-                    z_high, z_low = nest.split(u[xs[inside]], v[ys[inside]], base)
-                    high[inside] -= z_high - ((common - base) >> SPLIT)
-                    low[inside] -= z_low - ((common - base) & _LOW)
-                    fails = _positive(high, low)
-                    xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
+            for less in (less_draw, less_z) if draw_first else (less_z, less_draw):
+                high, low = less(xs, ys, high, low)
+                fails = _positive(high, low)
+                xs, ys, high, low = xs[fails], ys[fails], high[fails], low[fails]
             exact(u[xs], v[ys])
 
     def _scan_changed(self, changed: np.ndarray, rows: Sequence[int], a: Sequence[int], cols: Sequence[int],
