@@ -879,15 +879,19 @@ def test_sides_single_after_any_history_is_exact(n: int, rounds: int, seed: int,
 
 
 @pytest.mark.usefixtures("sparse_only")
-@pytest.mark.parametrize("n,rounds,seed,breach", [
-    (90, 8, 90, False), pytest.param(300, 6, 96, True, marks=pytest.mark.slow),
-    pytest.param(400, 10, 94, True, marks=pytest.mark.slow)])
-def test_colours_after_a_coin_history_is_exact(n: int, rounds: int, seed: int, breach: bool) -> None:
+@pytest.mark.parametrize("n,rounds,seed,breach,within", [
+    (90, 8, 90, False, "slide"), (140, 11, 91, False, "fold"),
+    pytest.param(300, 6, 96, True, "slide", marks=pytest.mark.slow),
+    pytest.param(400, 10, 94, True, "slide", marks=pytest.mark.slow),
+    pytest.param(400, 12, 95, False, "fold", marks=pytest.mark.slow)])
+def test_colours_after_a_coin_history_is_exact(n: int, rounds: int, seed: int, breach: bool, within: str) -> None:
     """Under ``colours: alternate`` after a plain Swiss's rounds with colours by a coin, many players may take
-    neither colour (RULES.md 2.10) and meet each other at one breach a pair: in the larger fields they have a ring
-    of their own (:meth:`Solver._colour_rings`). The pairing costs networkx's minimum on the complete graph and
-    is proven."""
-    event = _coin_swiss(n, rounds, seed, Settings(seed=seed, points="chess", colours="alternate"))
+    neither colour (RULES.md 2.10) and meet each other at one breach a pair, across groups too (one left over in
+    a group floats to one below, :meth:`Solver._colour_floats`): under ``slide`` in the larger fields they have a
+    ring of their own (:meth:`Solver._colour_rings`). The pairing costs networkx's minimum on the complete graph
+    and is proven."""
+    event = _coin_swiss(n, rounds, seed, Settings(seed=seed, points="chess", colours="alternate",
+                                                  within_group=within))
     state = round_state(event, event.paired_rounds + 1)
     pool = state.bye_eligible or frozenset(state.order)
     costs = Costs(event, state, pool, False)
