@@ -635,22 +635,29 @@ class Solver:
         between two sorted rows of places the cheapest matching by distance keeps their order, so the k-th
         player of the upper half due White is the natural partner of the k-th player of the lower half not
         due White (the last one counting up, under ``fold``), and likewise for Black (RULES.md 2.5, 2.10).
-        Each player gets those partners of ranks k - ``_WINDOW`` to k + ``_WINDOW``. Players who may take neither
-        colour rank among themselves: a pair breaks a hard limit once however many of its players do (RULES.md 2.1,
-        level 6), so they meet each other, and ranked with the rest they would shift every rank below them. After
-        a history with Player A by a coin (a quarter of a group may take neither colour), at 2,000 players in round
-        12 under ``fold`` the first check found 2,000 failing pairs instead of 5,000 (1.3 CPU seconds became 1.1),
-        and at 8,000 players under ``slide`` 8 seconds became 4.7."""
+        Each player gets those partners of ranks k - ``_WINDOW`` to k + ``_WINDOW``.
+
+        Players who may take neither colour rank among themselves: a pair breaks a hard limit once however many of
+        its players do (RULES.md 2.1, level 6), so they meet each other, and ranked with the rest they would shift
+        every rank below them. Under ``fold`` the others also rank by the colour a hard limit holds them to (their
+        due one if none does), as a player held to White may be due Black; under ``slide`` the rings give those
+        pairs (:meth:`_colour_rings`), and these ranks there measured slower. After a history with Player A by a
+        coin (a quarter of a group may take neither colour), at 2,000 players in round 12 under ``fold``, the first
+        check found 1,800 failing pairs instead of 5,000 and 0.9-1.4 CPU seconds became 0.65-1.05; at 8,000
+        players under ``slide``, 8 became 4.7."""
         c = self.c
         nodes = np.array(mem, dtype=np.int64)
         due = np.array([c.due[v] for v in mem], dtype=np.int64)
-        neither = ~c._white_ok[nodes] & ~c._black_ok[nodes]
+        white, black = c._white_ok[nodes], c._black_ok[nodes]
+        neither = ~white & ~black
+        held = np.where(white & ~black, 1, np.where(black & ~white, 2, due))
         places = np.arange(len(mem), dtype=np.int64)
         top, bottom = places < half, places >= half
         fold = c.pattern == "fold"
-        return _aligned(nodes, ((places[upper_side & among & (due == colour)],
-                                 places[lower_side & among & (due != colour)], turn != fold)
-                                for among in (~neither, neither)
+        classes = [(~neither, due), (neither, due), *([(~neither, held)] if fold else [])]
+        return _aligned(nodes, ((places[upper_side & among & (colours == colour)],
+                                 places[lower_side & among & (colours != colour)], turn != fold)
+                                for among, colours in classes
                                 for colour, upper_side, lower_side, turn in (
                                     (1, top, bottom, False), (2, top, bottom, False), (1, top, top, True),
                                     (2, top, top, True), (1, bottom, bottom, True), (2, bottom, bottom, True))))
