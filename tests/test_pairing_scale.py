@@ -185,6 +185,28 @@ def test_fast_levels_equal_the_reference_levels(n: int, rounds: int, seed: int) 
         assert [v * (costs.score_scale if k == SCORE else 1) for k, v in enumerate(expected[:RANDOM])] == got[:RANDOM]
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(30, 120), st.integers(2, 10), st.integers(0, 10**6),
+       st.sampled_from([{}, {"colours": "alternate", "points": "chess"}, {"sides": "single"},
+                        {"avoid_same_club": "always"}]))
+def test_a_clean_pair_pays_nothing_above_the_pattern(n: int, rounds: int, seed: int, mode: dict[str, str]) -> None:
+    """:meth:`Costs.clean` prices a pair inside one group by the levels such a pair can pay only: it agrees with
+    every level above the pattern, for pairs inside groups (after a history with sides and colours by a coin,
+    so that those levels vary) and for pairs across groups or with the bye."""
+    event = _coin_swiss(n, rounds, seed, Settings(seed=seed, **mode))  # type: ignore[arg-type]
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=True)
+    rng = random.Random(seed)
+    inside = [(rng.choice(mem), rng.choice(mem)) for mem in costs.members for _ in range(20) if len(mem) > 1]
+    inside = [(a, b) for a, b in inside if a != b]
+    anywhere = [(rng.randrange(costs.n), rng.randrange(costs.nodes)) for _ in range(50)]
+    for pairs in (inside, [(a, b) for a, b in anywhere if a != b]):
+        i, j = np.array([a for a, _ in pairs], dtype=np.int64), np.array([b for _, b in pairs], dtype=np.int64)
+        every = costs.level_table(i, j)[:, :PATTERN].sum(axis=1) == 0
+        assert costs.clean(i, j).tolist() == every.tolist()
+    assert inside
+
+
 def test_pairing_reports_its_proof() -> None:
     event = _event(50, 3, drops=False)
     event, result = replace(event, settings=replace(event.settings, within_group="slide")), random_results(3)
