@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from sheetswiss.model import Event, Game, Player
 from sheetswiss.pairing import blossom, pair_round, solver, transport
 from sheetswiss.pairing.blossom import Matcher, Nesting, Saved
-from sheetswiss.pairing.costs import Costs, pair_draw, player_keys
+from sheetswiss.pairing.costs import Costs, best_colours, colour_assignment, pair_draw, player_keys
 from sheetswiss.pairing.levels import BALANCE, COLOUR_HARD, HEIGHT, PATTERN, RANDOM, SCORE, WHO_FLOATS
 from sheetswiss.pairing.matching import min_cost_perfect_matching, min_cost_perfect_matching_fast
 from sheetswiss.pairing.solver import _SHORTLIST, Solver
@@ -205,6 +205,20 @@ def test_a_clean_pair_pays_nothing_above_the_pattern(n: int, rounds: int, seed: 
         every = costs.level_table(i, j)[:, :PATTERN].sum(axis=1) == 0
         assert costs.clean(i, j).tolist() == every.tolist()
     assert inside
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_better_colour_choice_is_the_lesser_assignment(seed: int) -> None:
+    """:func:`best_colours` looks the better colour choice up by the two players' colour kinds: it equals the lesser
+    of :func:`colour_assignment` both ways (RULES.md 2.10) for every pair, after a history with colours by a coin
+    (players of eight kinds: may or may not take White, Black, each due White or Black)."""
+    event = _coin_swiss(160, 11, seed, Settings(seed=seed, points="chess", colours="alternate"))
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    i, j = np.triu_indices(costs.nodes, 1)
+    both = np.minimum(colour_assignment(costs, i, j), colour_assignment(costs, j, i))
+    assert best_colours(costs, i, j).tolist() == both.tolist()
+    assert len(set(costs._colour_kind.tolist())) >= 6
 
 
 def test_pairing_reports_its_proof() -> None:

@@ -103,7 +103,7 @@ from typing import TYPE_CHECKING, final
 import numpy as np
 
 from .blossom import SPLIT, Matcher, Nesting, Saved
-from .costs import Costs, colour_assignment, pair_draw
+from .costs import Costs, best_colours, pair_draw
 from .levels import BALANCE, COLOUR_HARD, COLOUR_PREF, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
 from .state import RoundState
 from .transport import block_duals
@@ -2190,7 +2190,7 @@ class Solver:
         2 * _WIDE``, so a level of ``4 * _WIDE`` or more clears its pairs at once; a value that falls below
         ``-2**61`` in the high part is negative whatever its low part, and is held there (no overflow)."""
         c = self.c
-        best = np.minimum(colour_assignment(c, i, j), colour_assignment(c, j, i))
+        best = best_colours(c, i, j)
         low = low.copy()
         floor = -(1 << 61)
         for level, has in ((COLOUR_PREF, best % 2 == 1), (COLOUR_HARD, best >= 2)):
