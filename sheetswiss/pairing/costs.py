@@ -289,8 +289,6 @@ class Costs:
     def level_table(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """The eleven levels (columns, most significant first) of the pairs ``(i[k], j[k])``, ``j`` may be
         the bye node; each column is one function of :data:`LEVEL_COSTS`."""
-        i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
-        i, j = np.minimum(i, j), np.maximum(i, j)
         pairs = _Pairs(self, i, j)
         return np.stack([level(pairs) for level in LEVEL_COSTS], axis=1) if len(i) else \
             np.zeros((0, len(LEVELS)), dtype=np.int64)
@@ -399,8 +397,7 @@ class Costs:
         """Whether each pair of one group may meet at no cost above the pattern: no rematch, no shared club,
         no colour or side cost. Only the levels a pair inside one group can pay are priced (:data:`_IN_GROUP`),
         every level above the pattern where a pair crosses groups or takes the bye."""
-        i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
-        pairs = _Pairs(self, np.minimum(i, j), np.maximum(i, j))
+        pairs = _Pairs(self, i, j)
         levels = LEVEL_COSTS[:PATTERN] if pairs.across.any() or pairs.bye.any() else _IN_GROUP
         out: np.ndarray = sum((level(pairs) for level in levels), np.zeros(len(i), dtype=np.int64)) == 0
         return out
@@ -450,9 +447,11 @@ def _spans(multipliers: Sequence[int], most: Sequence[int]) -> list[tuple[int, i
 
 @final
 class _Pairs:
-    """Arrays of pairs ``i < j`` and what several levels share about them."""
+    """Arrays of pairs ``i < j`` (given in either order) and what several levels share about them."""
 
     def __init__(self, c: Costs, i: np.ndarray, j: np.ndarray) -> None:
+        i, j = np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)
+        i, j = np.minimum(i, j), np.maximum(i, j)
         self.c, self.i, self.j = c, i, j
         self.bye = j == c.bye
         self.gi, self.gj = c.group[i], c.group[j]

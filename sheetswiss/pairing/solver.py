@@ -650,11 +650,12 @@ class Solver:
         due = np.array([c.due[v] for v in mem], dtype=np.int64)
         white, black = c._white_ok[nodes], c._black_ok[nodes]
         neither = ~white & ~black
-        held = np.where(white & ~black, 1, np.where(black & ~white, 2, due))
         places = np.arange(len(mem), dtype=np.int64)
         top, bottom = places < half, places >= half
         fold = c.pattern == "fold"
-        classes = [(~neither, due), (neither, due), *([(~neither, held)] if fold else [])]
+        classes = [(~neither, due), (neither, due)]
+        if fold:  # the colour a hard limit holds a player to, else its due one
+            classes.append((~neither, np.where(white & ~black, 1, np.where(black & ~white, 2, due))))
         return _aligned(nodes, ((places[upper_side & among & (colours == colour)],
                                  places[lower_side & among & (colours != colour)], turn != fold)
                                 for among, colours in classes
@@ -691,10 +692,8 @@ class Solver:
             if not len(mine):
                 continue
             mine = np.array(_class_leaders(mine[::-1].tolist(), c.down, _TOP), dtype=np.int64)
-            if takes_white or takes_black:
-                fits = lower[black[lower] if takes_white else white[lower]]
-            else:
-                fits = lower[~white[lower] & ~black[lower]]
+            meets = black if takes_white else white if takes_black else ~white & ~black  # who fits below
+            fits = lower[meets[lower]]
             best = _class_leaders(fits.tolist(), c.up, _TOP)
             rows.append(np.repeat(mine, len(best)))
             cols.append(np.tile(np.array(best, dtype=np.int64), len(mine)))
