@@ -133,23 +133,125 @@ def test_within_group_random_is_exact(n: int, rounds: int, seed: int, monkeypatc
     """Under ``within_group: random`` every pair of a group ties at the pattern level and the seeded draw decides
     (RULES.md 2.5): G' holds each player's partners of lowest draw (:meth:`Solver._lowest_draws`), and the
     pairing costs networkx's minimum on the complete graph, proven, round after round (with drops and late
-    entries, clubs and rematches crowding the groups)."""
+    entries, clubs and rematches crowding the groups). The check keeps each group's pairs of low draw and bounds
+    its players chunk by chunk (:meth:`Solver._check_drawn`), here with chunks and kept pairs small enough for
+    groups of these sizes."""
     drawn: list[int] = []
-    lowest = Solver._lowest_draws
+    checked: list[int] = []
+    lowest, check = Solver._lowest_draws, Solver._check_drawn
 
-    def counted(self: Solver, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def counted(self: Solver, g: int, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         drawn.append(len(nodes))
-        return lowest(self, nodes)
+        return lowest(self, g, nodes)
+
+    def chunked(self: Solver, g: int, *args: object) -> None:
+        checked.append(g)
+        check(self, g, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Solver, "_lowest_draws", counted)
+    monkeypatch.setattr(Solver, "_check_drawn", chunked)
+    monkeypatch.setattr(solver, "_BELOW", 4)
+    monkeypatch.setattr(solver, "_CHUNK", 6)
     event = _event(n, seed, drops=True)
-    event = replace(event, settings=replace(event.settings, within_group="random"))
+    event = replace(event, settings=replace(event.settings, within_group="random", avoid_same_club="no"))
     result = random_results(seed)
     for _ in range(rounds):
         if event.paired_rounds >= 1:
             _check_round(event)
         event = add_round(event, pair_round(event), result)
-    assert drawn  # groups large enough to take only their lowest draws
+    assert drawn and checked  # groups large enough to take only their lowest draws, and checked by their chunks
+
+
+@pytest.mark.parametrize("n,rounds,seed,below,chunk", [(160, 5, 31, 16, 8), (200, 7, 32, 16, 8), (240, 9, 33, 16, 8)])
+def test_the_check_lists_every_failing_pair_under_random(n: int, rounds: int, seed: int, below: int, chunk: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The certificate's check under ``within_group: random`` (:meth:`Solver._check_drawn`), after a first solve on
+    the candidate graph: exactly the pairs of the complete graph whose dual constraint fails, found here pair by
+    pair. Some pairs of chunks are cleared by their bound, their pairs of low draw checked alone, and some are
+    scanned whole."""
+    monkeypatch.setattr(solver, "_BELOW", below)
+    monkeypatch.setattr(solver, "_CHUNK", chunk)
+    scans = [0]
+    """Pairs of chunks that the check scanned whole."""
+    depth = [-1]
+    """-1 outside the chunks' check, else how deep in its scans."""
+    scan, check = Solver._scan, Solver._check_drawn
+
+    def counted(self: Solver, *args: object, **kwargs: object) -> None:
+        scans[0] += depth[0] == 0
+        depth[0] += depth[0] >= 0
+        scan(self, *args, **kwargs)  # type: ignore[arg-type]
+        depth[0] -= depth[0] > 0
+
+    def chunked(self: Solver, *args: object) -> None:
+        depth[0] = 0
+        check(self, *args)  # type: ignore[arg-type]
+        depth[0] = -1
+
+    event = _event(n, seed, drops=False)
+    event = replace(event, settings=replace(event.settings, within_group="random"))
+    result = random_results(seed)
+    for _ in range(rounds):
+        event = add_round(event, pair_round(event), result)
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    m = solver_._matcher()
+    assert not m.run()
+    monkeypatch.setattr(Solver, "_scan", counted)
+    monkeypatch.setattr(Solver, "_check_drawn", chunked)
+    listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
+    monkeypatch.undo()
+    pairs = sum(-(-len(costs.members[g]) // chunk) * (-(-len(costs.members[g]) // chunk) + 1) // 2
+                for g in solver_._low_draws)
+    assert 0 < scans[0] < pairs  # some pairs of chunks scanned whole, some cleared by their bound
+    nest = Nesting(m)
+    i, j = np.triu_indices(costs.nodes, 1)
+    keep = costs.allowed_many(i, j)
+    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
+               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    assert failing  # the first candidate graph misses pairs
+    assert listed == failing
+
+
+@pytest.mark.parametrize("n,rounds,seed", [(160, 6, 41), (200, 8, 42), (240, 9, 43)])
+def test_pairs_beyond_the_split_are_scanned_blossom_by_blossom(n: int, rounds: int, seed: int,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the potentials of two groups lie beyond the check's two 64-bit halves once the blossoms holding all
+    their players are taken off (a blossom of z beyond the split holds all of them but a few), the players of
+    each large blossom are scanned apart (:func:`solver._by_blossom`), each part with the blossoms holding it
+    whole, and the few far ones pair by pair: with the split narrowed to the float balance level, the check lists
+    exactly the pairs of the complete graph whose dual constraint fails, found here pair by pair (under
+    ``within_group: random``, where the first solve starts with every player free)."""
+    event = _event(n, seed, drops=False)
+    event = replace(event, settings=replace(event.settings, within_group="random", avoid_same_club="no"))
+    result = random_results(seed)
+    for _ in range(rounds):
+        event = add_round(event, pair_round(event), result)
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    m = solver_._matcher()
+    assert not m.run()
+    parted: list[int] = []
+    by_blossom = solver._by_blossom
+
+    def counted(m: Matcher, nodes: Sequence[int]) -> list[list[int]]:
+        parts = by_blossom(m, nodes)
+        parted.append(len(parts))
+        return parts
+
+    monkeypatch.setattr(solver, "_WIDE", costs.multipliers[BALANCE])
+    monkeypatch.setattr(solver, "_by_blossom", counted)
+    listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
+    monkeypatch.undo()
+    assert parted  # the case occurred
+    nest = Nesting(m)
+    i, j = np.triu_indices(costs.nodes, 1)
+    keep = costs.allowed_many(i, j)
+    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
+               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    assert listed == failing
 
 
 def test_rematch_dense_late_rounds() -> None:
@@ -715,7 +817,7 @@ def _play_round(event: Event, result: Callable[[str, str], str]) -> Event:
 
 def _mode_event(mode: str, n: int, seed: int) -> Event:
     """A field with drops and late entries under one pairing mode: colours, sides (single, double), huge clubs
-    kept apart always, or acceleration."""
+    kept apart always, acceleration, or the seeded draw inside each score group."""
     event = _varied_event(n, seed)
     extra: dict[str, object] = {
         "colours": {"colours": "alternate", "points": "chess"},
@@ -723,6 +825,7 @@ def _mode_event(mode: str, n: int, seed: int) -> Event:
         "double": {"sides": "double", "points": "magic"},
         "clubs": {"avoid_same_club": "always", "points": "chess"},
         "accelerated": {"accelerated": True, "points": "chess"},
+        "drawn": {"within_group": "random", "points": "chess"},
     }[mode]
     players = event.players
     if mode == "clubs":
@@ -767,13 +870,16 @@ class _BothChecks(Solver):
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("mode,n,rounds,seed", [
     ("single", 120, 8, 101), ("colours", 150, 9, 102), ("double", 200, 9, 106), ("clubs", 140, 6, 104),
-    ("single", 200, 11, 105),
+    ("single", 200, 11, 105), ("drawn", 240, 9, 107),
 ])
-def test_a_check_of_the_changed_ends_finds_what_a_whole_check_finds(mode: str, n: int, rounds: int, seed: int
-                                                                     ) -> None:
+def test_a_check_of_the_changed_ends_finds_what_a_whole_check_finds(mode: str, n: int, rounds: int, seed: int,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """After a check that listed every failing pair, the next one looks only at the pairs with an end whose
     potential or blossoms changed (:meth:`_Checked.changed`): round after round, it lists the same pairs as a
-    check of every pair would, and the pairing is proven."""
+    check of every pair would, and the pairing is proven. Under the seeded draw the groups' pairs of low draw are
+    kept and their players bounded in chunks (:meth:`Solver._check_drawn`), small enough for these groups."""
+    monkeypatch.setattr(solver, "_BELOW", 16)
+    monkeypatch.setattr(solver, "_CHUNK", 8)
     event = _mode_event(mode, n, seed)
     result = random_results(seed)
     _BothChecks.partial = 0

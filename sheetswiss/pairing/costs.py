@@ -44,7 +44,7 @@ from .state import RoundState
 if TYPE_CHECKING:
     from ..model import Event
 
-__all__ = ["LEVEL_COSTS", "Costs", "pair_draw", "player_keys", "two_sided"]
+__all__ = ["DRAWS", "LEVEL_COSTS", "Costs", "pair_draw", "player_keys", "two_sided"]
 
 _MASK = (1 << 64) - 1
 _K = TypeVar("_K", int, np.ndarray)
@@ -69,6 +69,10 @@ def player_keys(seed: int, round_: int, names: Sequence[str]) -> list[int]:
     """
     return [int.from_bytes(hashlib.blake2b(f"{seed}:edges:{round_}:{name}".encode(), digest_size=8).digest(),
                            "little") for name in names]
+
+
+DRAWS = 1 << 16
+"""The seeded draws lie in ``[0, DRAWS)`` (:func:`pair_draw`)."""
 
 
 def pair_draw(a: _K, b: _K) -> _K:
@@ -601,7 +605,7 @@ def pattern(pairs: _Pairs) -> np.ndarray:
 
 
 def draw(pairs: _Pairs) -> np.ndarray:
-    """Seeded random: a number in [0, 65536) drawn from the event's seed, the round and the two players
+    """Seeded random: a number in [0, DRAWS) drawn from the event's seed, the round and the two players
     (RULES.md 2.11, :func:`pair_draw`)."""
     c = pairs.c
     return pair_draw(c.key_array[pairs.i], c.key_array[pairs.j])

@@ -94,6 +94,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import itertools
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -103,7 +104,7 @@ from typing import TYPE_CHECKING, final
 import numpy as np
 
 from .blossom import SPLIT, Matcher, Nesting, Saved
-from .costs import Costs, best_colours, pair_draw
+from .costs import DRAWS, Costs, best_colours, pair_draw
 from .levels import BALANCE, COLOUR_HARD, COLOUR_PREF, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
 from .state import RoundState
 from .transport import block_duals
@@ -162,6 +163,11 @@ _DRAWN = 4
 """Under ``within_group: random``, G' holds each player with this many partners of its group of lowest draw
 (:meth:`Solver._lowest_draws`). Round 12 at 8,000 players: 3 or 4 took 5 CPU seconds, 8 took 9, 12 took 13; 2 left
 so few that the check added pairs pass after pass (8 seconds at 2,000 players, where 4 took 0.5)."""
+_BELOW = 48
+"""Under ``within_group: random`` the check keeps each large group's pairs of draw below the one that this many
+partners of each player fall under on average (:meth:`Solver._check_drawn`)."""
+_CHUNK = 64
+"""Players of a group that :meth:`Solver._check_drawn` bounds together."""
 _WHOLE = 30_000
 """Under ``sides: single`` the check scans a group whole, each pair lifted by its side floor, where its players
 squared are at most this many times its side biases: every pair then costs less than one scan per bias."""
@@ -334,6 +340,16 @@ def _bands(values: Sequence[int]) -> list[list[int]]:
     return [sorted(band) for band in bands]
 
 
+def _by_blossom(m: Matcher, nodes: Sequence[int]) -> list[list[int]]:
+    """Indexes of ``nodes`` by the top-level blossom holding them, one list for each such blossom of ``_HIGH``
+    vertices or more, then one for the rest (in index order)."""
+    parts: dict[int, list[int]] = defaultdict(list)
+    for k, v in enumerate(nodes):
+        top = m.outermost(v)
+        parts[top if m.size[top] >= _HIGH else -1].append(k)
+    return list(parts.values())
+
+
 def _spread(bands: list[list[int]]) -> int:
     """Indexes outside the largest of ``bands``."""
     return sum(len(band) for band in bands) - max((len(band) for band in bands), default=0)
@@ -451,6 +467,9 @@ class Solver:
         """:meth:`_ring_solve` once computed: the start set again after its check takes the same."""
         self._changed: np.ndarray | None = None
         """While :meth:`_check` looks only at the pairs with a changed end: whether each node's end changed."""
+        self._low_draws: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}
+        """Under ``within_group: random``, each large group's pairs of low draw (:meth:`_lowest_draws`): their places
+        (the first above the second), their draws, and the draw they all lie below."""
         self._boundaries()
         self._candidates()
 
@@ -568,7 +587,7 @@ class Solver:
                 p, q = np.triu_indices(s, 1)
                 proposed.append((nodes[p], nodes[q]))
                 continue
-            proposed.append(self._lowest_draws(nodes) if c.pattern == "random" else self._walks(g, nodes))
+            proposed.append(self._lowest_draws(g, nodes) if c.pattern == "random" else self._walks(g, nodes))
         if c.mode == "colours" and c.pattern in ("slide", "fold"):
             for g, mem in enumerate(c.members):
                 if len(mem) > 2 * _WINDOW + 8:
@@ -1451,11 +1470,13 @@ class Solver:
         order = np.lexsort((step_, row))
         return nodes[row_place[row[order]]], nodes[q_[order]]
 
-    def _lowest_draws(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The pairs of a group (``nodes``) that G' takes under ``within_group: random``, where every pair of the
+    def _lowest_draws(self, g: int, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs of group ``g`` (``nodes``) that G' takes under ``within_group: random``, where every pair of the
         group ties at the pattern level and the seeded draw decides (RULES.md 2.5, 2.11): each player with its
         ``_DRAWN`` partners of lowest draw among those it may meet (a random assignment's cheapest matching
-        uses low draws), computed a block of rows at a time."""
+        uses low draws), computed a block of rows at a time. In a plain event (no colours or sides) the same pass
+        keeps the group's pairs of draw below the one that ``_BELOW`` partners of each player fall under on average,
+        for the check (:meth:`_check_drawn`)."""
         c = self.c
         keys = c.key_array[nodes]
         s = len(nodes)
@@ -1463,9 +1484,14 @@ class Solver:
         step = max(1, (1 << 20) // s)
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
+        below = -(-DRAWS * _BELOW // s) if not c.mode and s > 2 * _BELOW else 0
+        low: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for start in range(0, s, step):
             block = np.arange(start, min(s, start + step), dtype=np.int64)
             draws = pair_draw(keys[block][:, None], keys[None, :])
+            if below:
+                x, y = np.nonzero((draws < below) & (np.arange(s)[None, :] > block[:, None]))
+                low.append((block[x], y, draws[x, y]))
             i, j = np.broadcast_to(nodes[block][:, None], draws.shape), np.broadcast_to(nodes[None, :], draws.shape)
             lo, hi = np.minimum(i, j).reshape(-1), np.maximum(i, j).reshape(-1)
             fine = (lo != hi) & c.allowed_many(lo, hi)
@@ -1473,6 +1499,9 @@ class Solver:
             best = np.argpartition(draws, take - 1, axis=1)[:, :take]
             rows.append(np.repeat(nodes[block], take))
             cols.append(nodes[best.reshape(-1)])
+        if below:
+            self._low_draws[g] = (np.concatenate([x for x, _, _ in low]), np.concatenate([y for _, y, _ in low]),
+                                  np.concatenate([d for _, _, d in low]), below)
         return np.concatenate(rows), np.concatenate(cols)
 
     def _widen_rows(self, m: Matcher, stuck: Sequence[int], reach: dict[int, int]) -> bool:
@@ -2152,6 +2181,9 @@ class Solver:
 
         places = range(len(mem))
         centre = self._check_centre(g, places)
+        if g in self._low_draws:
+            self._check_drawn(g, m, d, nest, exact, pattern, twice_pattern)
+            return
         if c.mode != "colours":
             self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern, centre, twice_pattern)
             return
@@ -2171,6 +2203,62 @@ class Solver:
                 if other:
                     self._scan(rows, a, [mem[p] for p in other], [pot[p] for p in other], 0, m, nest, exact,
                                pattern, near, twice_pattern, places=(part, other), colours=True)
+
+    def _check_drawn(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
+                     exact: Callable[[np.ndarray, np.ndarray], None],
+                     pattern: Callable[[np.ndarray, np.ndarray], np.ndarray], twice_pattern: int) -> None:
+        """Pairs inside group g under ``within_group: random`` in a plain event, where a pair costs at least twice its
+        seeded draw (doubled, as the potentials; the pattern costs every pair nothing, RULES.md 2.5, 2.11): a pair
+        fails only where ``p[x] + p[y] - Z > 2 * draw``.
+
+        The group's players go in chunks of ``_CHUNK`` in the order of the blossoms' tour (:class:`Nesting`), so that
+        a chunk's players share most of their blossoms. For two chunks, the z of the blossoms holding both whole is a
+        lower bound of each of their pairs' Z, so their largest potentials less it bound every pair's ``p[x] + p[y] -
+        Z``. Where that bound is at most twice the draw that the group's kept pairs lie below (:meth:`_lowest_draws`),
+        only a kept pair may fail: those are compared with their draws, and the few that may fail checked exactly.
+        Any other two chunks are scanned as before (:meth:`_scan`). At 8,000 players in round 12 a whole check hashed
+        the draws of 2.5 million pairs each time; the kept pairs are about a thirteenth of them."""
+        c = self.c
+        mem = c.members[g]
+        pot = [d[v] for v in mem]
+        first, second, draws, below = self._low_draws[g]
+        ordered = functools.partial(_exact_pairs, exact)  # a chunk's players in the tour's order, not the group's
+
+        order = sorted(range(len(mem)), key=lambda x: nest.first[mem[x]]) if nest is not None else list(
+            range(len(mem)))
+        chunks = [order[k:k + _CHUNK] for k in range(0, len(order), _CHUNK)]
+        chunk_of = np.zeros(len(mem), dtype=np.int64)
+        for k, chunk in enumerate(chunks):
+            chunk_of[chunk] = k
+        tops = [max(pot[x] for x in chunk) for chunk in chunks]
+        spans = [nest.span([mem[x] for x in chunk]) if nest is not None else (0, 0) for chunk in chunks]
+        floor = -(1 << 60)  # a value this low clears every pair: held there, in 64 bits
+        bound = np.zeros((len(chunks), len(chunks)), dtype=np.int64)
+        clear = np.zeros((len(chunks), len(chunks)), dtype=bool)
+        for k, one in enumerate(chunks):
+            for h in range(k, len(chunks)):
+                base = nest.between(min(spans[k][0], spans[h][0]), max(spans[k][1], spans[h][1])) if nest else 0
+                most = tops[k] + tops[h] - base
+                if most <= 2 * below:
+                    clear[k, h] = clear[h, k] = True
+                    bound[k, h] = bound[h, k] = max(most, floor)
+                    continue
+                rows, a = [mem[x] for x in one], [pot[x] for x in one]
+                if h == k:
+                    self._scan(rows, a, rows, a, 0, m, nest, ordered, pattern, None, twice_pattern)
+                else:
+                    other = chunks[h]
+                    self._scan(rows, a, [mem[y] for y in other], [pot[y] for y in other], 0, m, nest, ordered,
+                               pattern, None, twice_pattern)
+        nodes = np.array(mem, dtype=np.int64)
+        keep = clear[chunk_of[first], chunk_of[second]]
+        if self._changed is not None:
+            keep &= self._changed[nodes[first]] | self._changed[nodes[second]]
+        x, y, draw = first[keep], second[keep], draws[keep]
+        under = np.array([max(pot[v] - tops[k], floor) for v, k in enumerate(chunk_of.tolist())], dtype=np.int64)
+        """Each potential less the largest of its chunk."""
+        fails = under[x] + under[y] + bound[chunk_of[x], chunk_of[y]] > 2 * draw
+        ordered(nodes[x[fails]], nodes[y[fails]])
 
     def _check_centre(self, g: int, places: Iterable[int]) -> list[int] | None:
         """For players at ``places`` in group ``g``, the place below each where the pattern cost of a pair is least,
@@ -2415,6 +2503,7 @@ class Solver:
                     self._scan([rows[x] for x in band_x], [a[x] for x in band_x], [cols[y] for y in band_y],
                                [b[y] for y in band_y], fixed, m, nest, exact, term, near, slope, at, colours, lift)
             return
+        given = (a, b, fixed)
         common = nest.common([*rows, *cols]) if nest is not None else 0  # a lower bound of every pair's Z
         fixed += common  # every pair here has Z >= common: only Z - common is left to take off below
         if any(abs(v) >= _WIDE for v in a) or any(abs(v) >= _WIDE for v in b):
@@ -2442,6 +2531,18 @@ class Solver:
         px = np.array(place_x, dtype=np.int64)[ix] if len(rows) else ix
         py = np.array(place_y, dtype=np.int64)[iy] if len(cols) else iy
         u, v = np.array(rows, dtype=np.int64)[ix], np.array(cols, dtype=np.int64)[iy]
+        if fixed <= -2 * _WIDE and not same and term is None and nest is not None:
+            row_parts = _by_blossom(m, [rows[x] for x in keep_x])
+            col_parts = _by_blossom(m, [cols[y] for y in keep_y])
+            if len(row_parts) > 1 or len(col_parts) > 1 or len(keep_x) < len(rows) or len(keep_y) < len(cols):
+                for part_x in row_parts:
+                    at_x = [keep_x[k] for k in part_x]
+                    for part_y in col_parts:
+                        at_y = [keep_y[k] for k in part_y]
+                        self._scan([rows[x] for x in at_x], [given[0][x] for x in at_x], [cols[y] for y in at_y],
+                                   [given[1][y] for y in at_y], given[2], m, nest, exact, None, colours=colours,
+                                   lift=lift)
+                return
         if fixed <= -2 * _WIDE:  # beyond 64-bit halves: every pair in Python integers (numpy object arrays)
             xs, ys = np.nonzero(py[None, :] > px[:, None] if same else np.ones((len(ix), len(iy)), dtype=bool))
             over = (np.array([a[x] for x in keep_x], dtype=object)[xs]
