@@ -162,7 +162,23 @@ def test_within_group_random_is_exact(n: int, rounds: int, seed: int, monkeypatc
     assert drawn and checked  # groups large enough to take only their lowest draws, and checked by their chunks
 
 
-@pytest.mark.parametrize("n,rounds,seed,below,chunk", [(160, 5, 31, 16, 8), (200, 7, 32, 16, 8), (240, 9, 33, 16, 8)])
+def test_the_cheapest_start_keeps_every_edge_feasible() -> None:
+    """Under ``within_group: random`` the start gives each player half its cheapest pair's weight, even
+    (:meth:`Solver._cheapest_start`): every edge of G' keeps slack >= 0, the pairs matched are tight, and some are."""
+    event = _event(200, 5, drops=True)
+    event = replace(event, settings=replace(event.settings, within_group="random"))
+    result = random_results(5)
+    for _ in range(6):
+        event = add_round(event, pair_round(event), result)
+    state = round_state(event, event.paired_rounds + 1)
+    m = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))._matcher()
+    assert all(x % 2 == 0 for x in m.p)
+    assert all(w >= m.p[u] + m.p[v] for u in range(m.n) for v, w in m.adj[u].items())
+    matched = [(u, v) for u, v in enumerate(m.mate) if u < v]
+    assert matched and all(m.adj[u][v] == m.p[u] + m.p[v] for u, v in matched)
+
+
+@pytest.mark.parametrize("n,rounds,seed,below,chunk", [(200, 7, 32, 16, 8), (240, 9, 33, 8, 8), (300, 10, 35, 8, 4)])
 def test_the_check_lists_every_failing_pair_under_random(n: int, rounds: int, seed: int, below: int, chunk: int,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The certificate's check under ``within_group: random`` (:meth:`Solver._check_drawn`), after a first solve on
@@ -214,19 +230,18 @@ def test_the_check_lists_every_failing_pair_under_random(n: int, rounds: int, se
     assert listed == failing
 
 
-@pytest.mark.parametrize("n,rounds,seed", [(160, 6, 41), (200, 8, 42), (240, 9, 43)])
-def test_pairs_beyond_the_split_are_scanned_blossom_by_blossom(n: int, rounds: int, seed: int,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("within", ["slide", "fold"])
+def test_pairs_beyond_the_split_are_scanned_blossom_by_blossom(within: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the potentials of two groups lie beyond the check's two 64-bit halves once the blossoms holding all
     their players are taken off (a blossom of z beyond the split holds all of them but a few), the players of
     each large blossom are scanned apart (:func:`solver._by_blossom`), each part with the blossoms holding it
     whole, and the few far ones pair by pair: with the split narrowed to the float balance level, the check lists
-    exactly the pairs of the complete graph whose dual constraint fails, found here pair by pair (under
-    ``within_group: random``, where the first solve starts with every player free)."""
-    event = _event(n, seed, drops=False)
-    event = replace(event, settings=replace(event.settings, within_group="random", avoid_same_club="no"))
-    result = random_results(seed)
-    for _ in range(rounds):
+    exactly the pairs of the complete graph whose dual constraint fails, found here pair by pair (300 players after
+    10 rounds, where a first solve leaves such blossoms)."""
+    event = _event(300, 44, drops=False)
+    event = replace(event, settings=replace(event.settings, within_group=within, avoid_same_club="no"))
+    result = random_results(44)
+    for _ in range(10):
         event = add_round(event, pair_round(event), result)
     state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
