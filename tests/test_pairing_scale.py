@@ -94,6 +94,32 @@ def _reference_cost(event: Event, pool: frozenset[str], rematches: bool) -> int 
     return complete_graph_cost(costs)
 
 
+def _first_solve(n: int, seed: int, rounds: int, **settings: str) -> tuple[Costs, Solver, Matcher]:
+    """A field of ``n`` players (:func:`_event`, no drops) under ``settings`` after ``rounds`` rounds paired by the
+    engine: the next round's costs, its solver and the matcher after the first solve on the candidate graph."""
+    event = _event(n, seed, drops=False)
+    event = replace(event, settings=replace(event.settings, **settings))  # type: ignore[arg-type]
+    result = random_results(seed)
+    for _ in range(rounds):
+        event = add_round(event, pair_round(event), result)
+    state = round_state(event, event.paired_rounds + 1)
+    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
+    solver_ = Solver(costs)
+    m = solver_._matcher()
+    assert not m.run()
+    return costs, solver_, m
+
+
+def _failing_pairs(costs: Costs, m: Matcher) -> set[tuple[int, int]]:
+    """The pairs of the complete graph whose dual constraint the matcher's duals fail, found pair by pair: what
+    the certificate's check must list."""
+    nest = Nesting(m)
+    i, j = np.triu_indices(costs.nodes, 1)
+    keep = costs.allowed_many(i, j)
+    return {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
+            if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+
+
 def _check_round(event: Event) -> None:
     state = round_state(event, event.paired_rounds + 1)
     pool = state.bye_eligible or frozenset(state.order)
@@ -204,16 +230,7 @@ def test_the_check_lists_every_failing_pair_under_random(n: int, rounds: int, se
         check(self, *args)  # type: ignore[arg-type]
         depth[0] = -1
 
-    event = _event(n, seed, drops=False)
-    event = replace(event, settings=replace(event.settings, within_group="random"))
-    result = random_results(seed)
-    for _ in range(rounds):
-        event = add_round(event, pair_round(event), result)
-    state = round_state(event, event.paired_rounds + 1)
-    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
-    solver_ = Solver(costs)
-    m = solver_._matcher()
-    assert not m.run()
+    costs, solver_, m = _first_solve(n, seed, rounds, within_group="random")
     monkeypatch.setattr(Solver, "_scan", counted)
     monkeypatch.setattr(Solver, "_check_drawn", chunked)
     listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
@@ -221,11 +238,7 @@ def test_the_check_lists_every_failing_pair_under_random(n: int, rounds: int, se
     pairs = sum(-(-len(costs.members[g]) // chunk) * (-(-len(costs.members[g]) // chunk) + 1) // 2
                 for g in solver_._low_draws)
     assert 0 < scans[0] < pairs  # some pairs of chunks scanned whole, some cleared by their bound
-    nest = Nesting(m)
-    i, j = np.triu_indices(costs.nodes, 1)
-    keep = costs.allowed_many(i, j)
-    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
-               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    failing = _failing_pairs(costs, m)
     assert failing  # the first candidate graph misses pairs
     assert listed == failing
 
@@ -238,16 +251,7 @@ def test_pairs_beyond_the_split_are_scanned_blossom_by_blossom(within: str, monk
     whole, and the few far ones pair by pair: with the split narrowed to the float balance level, the check lists
     exactly the pairs of the complete graph whose dual constraint fails, found here pair by pair (300 players after
     10 rounds, where a first solve leaves such blossoms)."""
-    event = _event(300, 44, drops=False)
-    event = replace(event, settings=replace(event.settings, within_group=within, avoid_same_club="no"))
-    result = random_results(44)
-    for _ in range(10):
-        event = add_round(event, pair_round(event), result)
-    state = round_state(event, event.paired_rounds + 1)
-    costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
-    solver_ = Solver(costs)
-    m = solver_._matcher()
-    assert not m.run()
+    costs, solver_, m = _first_solve(300, 44, 10, within_group=within, avoid_same_club="no")
     parted: list[int] = []
     by_blossom = solver._by_blossom
 
@@ -261,11 +265,7 @@ def test_pairs_beyond_the_split_are_scanned_blossom_by_blossom(within: str, monk
     listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
     monkeypatch.undo()
     assert parted  # the case occurred
-    nest = Nesting(m)
-    i, j = np.triu_indices(costs.nodes, 1)
-    keep = costs.allowed_many(i, j)
-    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
-               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    failing = _failing_pairs(costs, m)
     assert listed == failing
 
 
@@ -1463,11 +1463,7 @@ def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, s
     m = solver_._matcher()
     assert not m.run()
     listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
-    nest = Nesting(m)
-    i, j = np.triu_indices(costs.nodes, 1)
-    keep = costs.allowed_many(i, j)
-    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
-               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    failing = _failing_pairs(costs, m)
     assert failing  # the case occurred: the first candidate graph misses pairs
     assert listed == failing
 
@@ -1507,11 +1503,7 @@ def test_the_check_lists_every_failing_pair_under_sides(n: int, rounds: int, see
     listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
     monkeypatch.undo()
     assert any(bases) == narrow  # the case occurred
-    nest = Nesting(m)
-    i, j = np.triu_indices(costs.nodes, 1)
-    keep = costs.allowed_many(i, j)
-    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
-               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    failing = _failing_pairs(costs, m)
     assert failing  # the first candidate graph misses pairs
     assert listed == failing
 
@@ -1547,11 +1539,7 @@ def test_a_player_far_above_the_rest_leaves_the_others_to_numpy(monkeypatch: pyt
     listed = {(i, j) for _, i, j in solver_._check(m, m.p)}
     monkeypatch.undo()
     assert handed[0] <= far * costs.nodes
-    nest = Nesting(m)
-    i, j = np.triu_indices(costs.nodes, 1)
-    keep = costs.allowed_many(i, j)
-    failing = {(u, v) for u, v, w in zip(i[keep].tolist(), j[keep].tolist(), costs.reduced_many(i[keep], j[keep]))
-               if 2 * w - m.p[u] - m.p[v] + nest(u, v) < 0}
+    failing = _failing_pairs(costs, m)
     assert failing
     assert listed == failing
 
