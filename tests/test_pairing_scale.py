@@ -832,7 +832,7 @@ def _play_round(event: Event, result: Callable[[str, str], str]) -> Event:
 
 def _mode_event(mode: str, n: int, seed: int) -> Event:
     """A field with drops and late entries under one pairing mode: colours, sides (single, double), huge clubs
-    kept apart always, acceleration, or the seeded draw inside each score group."""
+    kept apart always, acceleration, or the seeded draw inside each score group (alone or with colours)."""
     event = _varied_event(n, seed)
     extra: dict[str, object] = {
         "colours": {"colours": "alternate", "points": "chess"},
@@ -841,6 +841,7 @@ def _mode_event(mode: str, n: int, seed: int) -> Event:
         "clubs": {"avoid_same_club": "always", "points": "chess"},
         "accelerated": {"accelerated": True, "points": "chess"},
         "drawn": {"within_group": "random", "points": "chess"},
+        "colours drawn": {"colours": "alternate", "within_group": "random", "points": "chess"},
     }[mode]
     players = event.players
     if mode == "clubs":
@@ -852,12 +853,13 @@ def _mode_event(mode: str, n: int, seed: int) -> Event:
 @pytest.mark.parametrize("mode,n,rounds,seed", [
     ("colours", 30, 9, 51), ("colours", 61, 7, 52), ("single", 24, 8, 53), ("double", 41, 6, 54),
     ("clubs", 50, 6, 55), ("accelerated", 44, 4, 56), ("single", 33, 11, 57), ("single", 12, 16, 58),
-    ("single", 47, 7, 59), ("double", 90, 8, 60),
+    ("single", 47, 7, 59), ("double", 90, 8, 60), ("drawn", 56, 8, 202), ("colours drawn", 48, 8, 203),
 ])
 def test_every_mode_is_exact(mode: str, n: int, rounds: int, seed: int) -> None:
-    """Colours, sides single and double, huge clubs kept apart, acceleration, each with drops and late
-    entries, late into the event: the engine's pairing costs networkx's minimum on the complete graph, and a
-    proven pairing is that minimum (the proof never passes a pairing the complete graph improves on). Under
+    """Colours, sides single and double, huge clubs kept apart, acceleration, the seeded draw inside each score
+    group (with colours too), each with drops and late entries, late into the event: the engine's pairing costs
+    networkx's minimum on the complete graph, and a proven pairing is that minimum (the proof never passes a
+    pairing the complete graph improves on). Under
     ``sides: single`` odd fields take byes, side biases reach 3 late in the event, and 12 players over 16 rounds
     meet both ways, so the rematch fallback comes in."""
     event = _mode_event(mode, n, seed)
