@@ -188,6 +188,30 @@ def test_within_group_random_is_exact(n: int, rounds: int, seed: int, monkeypatc
     assert drawn and checked  # groups large enough to take only their lowest draws, and checked by their chunks
 
 
+def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -> None:
+    """Under ``within_group: random`` with ``colours: alternate``, G' holds each player of a large group with its
+    partners of lowest draw and with those of lowest colour levels, then draw (:meth:`Solver._lowest_draws`)."""
+    _, solver_, _ = _first_solve(160, 7, 6, within_group="random", colours="alternate", points="chess")
+    c = solver_.c
+    checked = 0
+    for mem in c.members:
+        if len(mem) <= 2 * solver._WINDOW + 8:
+            continue
+        nodes = np.array(mem, dtype=np.int64)
+        for v in mem:
+            others = nodes[nodes != v]
+            lo, hi = np.minimum(others, v), np.maximum(others, v)
+            fine = c.allowed_many(lo, hi)
+            draws = pair_draw(c.key_array[lo], c.key_array[hi])
+            for key in (draws, best_colours(c, lo, hi) * (1 << 16) + draws):
+                key = np.where(fine, key, 1 << 20)
+                kth = np.sort(key)[solver._DRAWN - 1]  # every partner below it is taken, whatever breaks its ties
+                for x in others[key < kth].tolist():
+                    assert (min(v, x), max(v, x)) in solver_.edges
+                    checked += 1
+    assert checked
+
+
 def test_the_cheapest_start_keeps_every_edge_feasible() -> None:
     """Under ``within_group: random`` the start gives each player half its cheapest pair's weight, even
     (:meth:`Solver._cheapest_start`): every edge of G' keeps slack >= 0, the pairs matched are tight, and some are."""
