@@ -189,11 +189,16 @@ def test_within_group_random_is_exact(n: int, rounds: int, seed: int, monkeypatc
 
 
 def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -> None:
-    """Under ``within_group: random`` with ``colours: alternate``, G' holds each player of a large group with its
-    partners of lowest draw and with those of lowest colour levels, then draw (:meth:`Solver._lowest_draws`)."""
-    _, solver_, _ = _first_solve(160, 7, 6, within_group="random", colours="alternate", points="chess")
+    """Under ``within_group: random`` with ``colours: alternate``, after a history with Player A by a coin (a
+    quarter of a group may take neither colour, RULES.md 2.10), G' holds each player of a large group with its
+    partners of lowest draw, with those of lowest colour levels, then draw, and a player who may take neither colour
+    with those who may take neither, then of lowest colour preference, then draw (:meth:`Solver._lowest_draws`)."""
+    event = _coin_swiss(160, 10, 7, Settings(colours="alternate", within_group="random", points="chess"))
+    state = round_state(event, event.paired_rounds + 1)
+    solver_ = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))
     c = solver_.c
-    checked = 0
+    neither = ~c._white_ok & ~c._black_ok
+    checked = [0, 0, 0]
     for mem in c.members:
         if len(mem) <= 2 * solver._WINDOW + 8:
             continue
@@ -201,15 +206,18 @@ def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -
         for v in mem:
             others = nodes[nodes != v]
             lo, hi = np.minimum(others, v), np.maximum(others, v)
-            fine = c.allowed_many(lo, hi)
             draws = pair_draw(c.key_array[lo], c.key_array[hi])
-            for key in (draws, best_colours(c, lo, hi) * (1 << 16) + draws):
-                key = np.where(fine, key, 1 << 20)
+            levels = best_colours(c, lo, hi)
+            keys = [draws, levels * (1 << 16) + draws]
+            if neither[v]:
+                keys.append((2 * ~neither[others] + levels % 2) * (1 << 16) + draws)
+            for k, key in enumerate(keys):
+                key = np.where(c.allowed_many(lo, hi), key, 1 << 20)
                 kth = np.sort(key)[solver._DRAWN - 1]  # every partner below it is taken, whatever breaks its ties
                 for x in others[key < kth].tolist():
                     assert (min(v, x), max(v, x)) in solver_.edges
-                    checked += 1
-    assert checked
+                    checked[k] += 1
+    assert all(checked)
 
 
 def test_the_cheapest_start_keeps_every_edge_feasible() -> None:
@@ -1063,7 +1071,7 @@ def test_sides_single_after_any_history_is_exact(n: int, rounds: int, seed: int,
 
 @pytest.mark.usefixtures("sparse_only")
 @pytest.mark.parametrize("n,rounds,seed,breach,within", [
-    (90, 8, 90, False, "slide"), (140, 11, 91, False, "fold"),
+    (90, 8, 90, False, "slide"), (140, 11, 91, False, "fold"), (120, 10, 92, False, "random"),
     pytest.param(300, 6, 96, True, "slide", marks=pytest.mark.slow),
     pytest.param(400, 10, 94, True, "slide", marks=pytest.mark.slow),
     pytest.param(400, 12, 95, False, "fold", marks=pytest.mark.slow)])
@@ -1071,8 +1079,9 @@ def test_colours_after_a_coin_history_is_exact(n: int, rounds: int, seed: int, b
     """Under ``colours: alternate`` after a plain Swiss's rounds with colours by a coin, many players may take
     neither colour (RULES.md 2.10) and meet each other at one breach a pair, across groups too (one left over in
     a group floats to one below, :meth:`Solver._colour_floats`): under ``slide`` in the larger fields they have a
-    ring of their own (:meth:`Solver._colour_rings`). The pairing costs networkx's minimum on the complete graph
-    and is proven."""
+    ring of their own (:meth:`Solver._colour_rings`), under ``random`` their partners of lowest draw among
+    themselves (:meth:`Solver._lowest_draws`). The pairing costs networkx's minimum on the complete graph and is
+    proven."""
     event = _coin_swiss(n, rounds, seed, Settings(seed=seed, points="chess", colours="alternate",
                                                   within_group=within))
     state = round_state(event, event.paired_rounds + 1)

@@ -1479,7 +1479,10 @@ class Solver:
         partners that spare both players a colour preference were missing, and the first check found 24,000 failing
         pairs at 2,000 players (1.4 CPU seconds, 0.46 with them; at 8,000 players 107 and 4.7); by colour alone, a
         group whose players are due one colour more than the other had too few pairs due the same colour for a
-        perfect matching in G', and the searches widened whole rows. In a plain event (no colours or sides) the same
+        perfect matching in G', and the searches widened whole rows. A player who may take neither colour breaks a
+        hard limit with anyone, and two of them meet for one breach (RULES.md 2.1, level 6), so it also takes its
+        ``_DRAWN`` of lowest draw among those like it, the colour preference first: after a history with Player A
+        by a coin, at 8,000 players, 24 CPU seconds became 6.5. In a plain event (no colours or sides) the same
         pass keeps the group's pairs of draw below the one that ``_BELOW`` partners of each player fall under on
         average, for the check (:meth:`_check_drawn`)."""
         c = self.c
@@ -1490,6 +1493,7 @@ class Solver:
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
         below = -(-DRAWS * _BELOW // s) if not c.mode and s > 2 * _BELOW else 0
+        neither = ~c._white_ok[nodes] & ~c._black_ok[nodes]
         low: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for start in range(0, s, step):
             block = np.arange(start, min(s, start + step), dtype=np.int64)
@@ -1500,13 +1504,19 @@ class Solver:
             i, j = np.broadcast_to(nodes[block][:, None], draws.shape), np.broadcast_to(nodes[None, :], draws.shape)
             lo, hi = np.minimum(i, j).reshape(-1), np.maximum(i, j).reshape(-1)
             fine = (lo != hi) & c.allowed_many(lo, hi)
-            orders = [draws]
+            allowed = fine.reshape(draws.shape)
+            orders: list[tuple[slice | np.ndarray, np.ndarray]] = [(slice(None), draws)]
             if c.mode == "colours":  # the colour levels first, then the draw
-                orders.append(draws + (best_colours(c, lo, hi).reshape(draws.shape) << 16))
-            for order in orders:
-                best = np.argpartition(np.where(fine.reshape(draws.shape), order, 1 << 20), take - 1, axis=1)
-                rows.append(np.repeat(nodes[block], take))
-                cols.append(nodes[best[:, :take].reshape(-1)])
+                levels = best_colours(c, lo, hi).reshape(draws.shape)
+                orders.append((slice(None), draws + (levels << 16)))
+                mine = neither[block]
+                if mine.any():  # a player who may take neither colour: those like it first, then preference, draw
+                    unlike = (~neither).astype(np.int64)[None, :]
+                    orders.append((mine, draws[mine] + ((2 * unlike + levels[mine] % 2) << 16)))
+            for at, order in orders:
+                best = np.argpartition(np.where(allowed[at], order, 1 << 20), take - 1, axis=1)[:, :take]
+                rows.append(np.repeat(nodes[block][at], take))
+                cols.append(nodes[best.reshape(-1)])
         if below:
             self._low_draws[g] = (np.concatenate([x for x, _, _ in low]), np.concatenate([y for _, y, _ in low]),
                                   np.concatenate([d for _, _, d in low]), below)
