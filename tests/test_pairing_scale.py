@@ -192,7 +192,8 @@ def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -
     """Under ``within_group: random`` with ``colours: alternate``, after a history with Player A by a coin (a
     quarter of a group may take neither colour, RULES.md 2.10), G' holds each player of a large group with its
     partners of lowest draw, with those of lowest colour levels, then draw, and a player who may take neither colour
-    with those who may take neither, then of lowest colour preference, then draw (:meth:`Solver._lowest_draws`)."""
+    with those who may take neither, then of lowest colour preference, then draw (:meth:`Solver._lowest_draws`;
+    ``_DRAWN`` and ``_COLOURED`` of each)."""
     event = _coin_swiss(160, 10, 7, Settings(colours="alternate", within_group="random", points="chess"))
     state = round_state(event, event.paired_rounds + 1)
     solver_ = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))
@@ -213,7 +214,7 @@ def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -
                 keys.append((2 * ~neither[others] + levels % 2) * (1 << 16) + draws)
             for k, key in enumerate(keys):
                 key = np.where(c.allowed_many(lo, hi), key, 1 << 20)
-                kth = np.sort(key)[solver._DRAWN - 1]  # every partner below it is taken, whatever breaks its ties
+                kth = np.sort(key)[(solver._COLOURED if k else solver._DRAWN) - 1]  # all below it, ties aside
                 for x in others[key < kth].tolist():
                     assert (min(v, x), max(v, x)) in solver_.edges
                     checked[k] += 1

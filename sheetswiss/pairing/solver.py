@@ -163,6 +163,10 @@ _DRAWN = 4
 """Under ``within_group: random``, G' holds each player with this many partners of its group of lowest draw
 (:meth:`Solver._lowest_draws`). Round 12 at 8,000 players: 3 or 4 took 5 CPU seconds, 8 took 9, 12 took 13; 2 left
 so few that the check added pairs pass after pass (8 seconds at 2,000 players, where 4 took 0.5)."""
+_COLOURED = 8
+"""Under ``within_group: random`` with ``colours: alternate``, G' also holds each player with this many partners of its
+group of lowest colour levels, then draw (:meth:`Solver._lowest_draws`). At 8,000 players in round 12, 4 took 4.6 CPU
+seconds, 6 took 4.0 and 8 took 3.8 (after a history with Player A by a coin 6.3, 5.9 and 6.3)."""
 _BELOW = 48
 """Under ``within_group: random`` the check keeps each large group's pairs of draw below the one that this many
 partners of each player fall under on average (:meth:`Solver._check_drawn`)."""
@@ -1474,21 +1478,21 @@ class Solver:
         """The pairs of group ``g`` (``nodes``) that G' takes under ``within_group: random``, where every pair of the
         group ties at the pattern level and the seeded draw decides (RULES.md 2.5, 2.11): each player with its
         ``_DRAWN`` partners of lowest draw among those it may meet (a random assignment's cheapest matching
-        uses low draws), computed a block of rows at a time. Under ``colours: alternate`` also its ``_DRAWN`` of
+        uses low draws), computed a block of rows at a time. Under ``colours: alternate`` also its ``_COLOURED`` of
         lowest colour levels (RULES.md 2.10, the better colour choice of each pair), then draw: by draw alone, the
         partners that spare both players a colour preference were missing, and the first check found 24,000 failing
         pairs at 2,000 players (1.4 CPU seconds, 0.46 with them; at 8,000 players 107 and 4.7); by colour alone, a
         group whose players are due one colour more than the other had too few pairs due the same colour for a
         perfect matching in G', and the searches widened whole rows. A player who may take neither colour breaks a
         hard limit with anyone, and two of them meet for one breach (RULES.md 2.1, level 6), so it also takes its
-        ``_DRAWN`` of lowest draw among those like it, the colour preference first: after a history with Player A
+        ``_COLOURED`` of lowest draw among those like it, the colour preference first: after a history with Player A
         by a coin, at 8,000 players, 24 CPU seconds became 6.5. In a plain event (no colours or sides) the same
         pass keeps the group's pairs of draw below the one that ``_BELOW`` partners of each player fall under on
         average, for the check (:meth:`_check_drawn`)."""
         c = self.c
         keys = c.key_array[nodes]
         s = len(nodes)
-        take = min(_DRAWN, s - 1)
+        take, wide = min(_DRAWN, s - 1), min(_COLOURED, s - 1)
         step = max(1, (1 << 20) // s)
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
@@ -1505,17 +1509,17 @@ class Solver:
             lo, hi = np.minimum(i, j).reshape(-1), np.maximum(i, j).reshape(-1)
             fine = (lo != hi) & c.allowed_many(lo, hi)
             allowed = fine.reshape(draws.shape)
-            orders: list[tuple[slice | np.ndarray, np.ndarray]] = [(slice(None), draws)]
+            orders: list[tuple[slice | np.ndarray, np.ndarray, int]] = [(slice(None), draws, take)]
             if c.mode == "colours":  # the colour levels first, then the draw
                 levels = best_colours(c, lo, hi).reshape(draws.shape)
-                orders.append((slice(None), draws + (levels << 16)))
+                orders.append((slice(None), draws + (levels << 16), wide))
                 mine = neither[block]
                 if mine.any():  # a player who may take neither colour: those like it first, then preference, draw
                     unlike = (~neither).astype(np.int64)[None, :]
-                    orders.append((mine, draws[mine] + ((2 * unlike + levels[mine] % 2) << 16)))
-            for at, order in orders:
-                best = np.argpartition(np.where(allowed[at], order, 1 << 20), take - 1, axis=1)[:, :take]
-                rows.append(np.repeat(nodes[block][at], take))
+                    orders.append((mine, draws[mine] + ((2 * unlike + levels[mine] % 2) << 16), wide))
+            for at, order, most in orders:
+                best = np.argpartition(np.where(allowed[at], order, 1 << 20), most - 1, axis=1)[:, :most]
+                rows.append(np.repeat(nodes[block][at], most))
                 cols.append(nodes[best.reshape(-1)])
         if below:
             self._low_draws[g] = (np.concatenate([x for x, _, _ in low]), np.concatenate([y for _, y, _ in low]),
