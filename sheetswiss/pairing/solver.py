@@ -1512,11 +1512,11 @@ class Solver:
             orders: list[tuple[slice | np.ndarray, np.ndarray, int]] = [(slice(None), draws, take)]
             if c.mode == "colours":  # the colour levels first, then the draw
                 levels = best_colours(c, lo, hi).reshape(draws.shape)
-                orders.append((slice(None), draws + (levels << 16), wide))
+                orders.append((slice(None), draws + levels * DRAWS, wide))
                 mine = neither[block]
                 if mine.any():  # a player who may take neither colour: those like it first, then preference, draw
                     unlike = (~neither).astype(np.int64)[None, :]
-                    orders.append((mine, draws[mine] + ((2 * unlike + levels[mine] % 2) << 16), wide))
+                    orders.append((mine, draws[mine] + (2 * unlike + levels[mine] % 2) * DRAWS, wide))
             for at, order, most in orders:
                 best = np.argpartition(np.where(allowed[at], order, 1 << 20), most - 1, axis=1)[:, :most]
                 rows.append(np.repeat(nodes[block][at], most))
@@ -2224,7 +2224,7 @@ class Solver:
         places = range(len(mem))
         centre = self._check_centre(g, places)
         if g in self._low_draws:
-            self._check_drawn(g, m, d, nest, exact, pattern, twice_pattern)
+            self._check_drawn(g, m, d, nest, exact)
             return
         if c.mode != "colours":
             self._scan(mem, pot, mem, pot, 0, m, nest, exact, pattern, centre, twice_pattern)
@@ -2247,8 +2247,7 @@ class Solver:
                                pattern, near, twice_pattern, places=(part, other), colours=True)
 
     def _check_drawn(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
-                     exact: Callable[[np.ndarray, np.ndarray], None],
-                     pattern: Callable[[np.ndarray, np.ndarray], np.ndarray], twice_pattern: int) -> None:
+                     exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
         """Pairs inside group g under ``within_group: random`` in a plain event, where a pair costs at least twice its
         seeded draw (doubled, as the potentials; the pattern costs every pair nothing, RULES.md 2.5, 2.11): a pair
         fails only where ``p[x] + p[y] - Z > 2 * draw``.
@@ -2289,11 +2288,10 @@ class Solver:
                     continue
                 rows, a = [mem[x] for x in one], [pot[x] for x in one]
                 if h == k:
-                    self._scan(rows, a, rows, a, 0, m, nest, ordered, pattern, None, twice_pattern)
+                    self._scan(rows, a, rows, a, 0, m, nest, ordered, None)
                 else:
                     other = chunks[h]
-                    self._scan(rows, a, [mem[y] for y in other], [pot[y] for y in other], 0, m, nest, ordered,
-                               pattern, None, twice_pattern)
+                    self._scan(rows, a, [mem[y] for y in other], [pot[y] for y in other], 0, m, nest, ordered, None)
         nodes = np.array(mem, dtype=np.int64)
         keep = clear[chunk_of[first], chunk_of[second]]
         if self._changed is not None:
@@ -2553,7 +2551,7 @@ class Solver:
                     self._scan([rows[x] for x in band_x], [a[x] for x in band_x], [cols[y] for y in band_y],
                                [b[y] for y in band_y], fixed, m, nest, exact, term, near, slope, at, colours, lift)
             return
-        given = (a, b, fixed)
+        given_a, given_b, given_fixed = a, b, fixed  # before the blossoms' common z and the shift below
         common = nest.common([*rows, *cols]) if nest is not None else 0  # a lower bound of every pair's Z
         fixed += common  # every pair here has Z >= common: only Z - common is left to take off below
         if any(abs(v) >= _WIDE for v in a) or any(abs(v) >= _WIDE for v in b):
@@ -2589,8 +2587,8 @@ class Solver:
                     at_x = [keep_x[k] for k in part_x]
                     for part_y in col_parts:
                         at_y = [keep_y[k] for k in part_y]
-                        self._scan([rows[x] for x in at_x], [given[0][x] for x in at_x], [cols[y] for y in at_y],
-                                   [given[1][y] for y in at_y], given[2], m, nest, exact, None, colours=colours,
+                        self._scan([rows[x] for x in at_x], [given_a[x] for x in at_x], [cols[y] for y in at_y],
+                                   [given_b[y] for y in at_y], given_fixed, m, nest, exact, None, colours=colours,
                                    lift=lift)
                 return
         if fixed <= -2 * _WIDE:  # beyond 64-bit halves: every pair in Python integers (numpy object arrays)
