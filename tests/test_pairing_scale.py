@@ -222,8 +222,9 @@ def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -
 
 
 def test_the_cheapest_start_keeps_every_edge_feasible() -> None:
-    """Under ``within_group: random`` the start gives each player half its cheapest pair's weight, even
-    (:meth:`Solver._cheapest_start`): every edge of G' keeps slack >= 0, the pairs matched are tight, and some are."""
+    """Under ``within_group: random`` the start gives each player half its cheapest pair's weight, even, then its
+    least slack in turn (:meth:`Solver._cheapest_start`): every edge of G' keeps slack >= 0, every player has a tight
+    one, the pairs matched are tight, and some are."""
     event = _event(200, 5, drops=True)
     event = replace(event, settings=replace(event.settings, within_group="random"))
     result = random_results(5)
@@ -233,6 +234,7 @@ def test_the_cheapest_start_keeps_every_edge_feasible() -> None:
     m = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))._matcher()
     assert all(x % 2 == 0 for x in m.p)
     assert all(w >= m.p[u] + m.p[v] for u in range(m.n) for v, w in m.adj[u].items())
+    assert all(any(w == m.p[u] + m.p[v] for v, w in m.adj[u].items()) for u in range(m.n) if m.adj[u])
     matched = [(u, v) for u, v in enumerate(m.mate) if u < v]
     assert matched and all(m.adj[u][v] == m.p[u] + m.p[v] for u, v in matched)
 
