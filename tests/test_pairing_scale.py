@@ -1125,28 +1125,34 @@ class _Tame(Solver):
         return np.zeros(len(nodes), dtype=bool)
 
 
-def _ring_totals(solver_class: type[Solver], event: Event) -> tuple[int, int]:
-    """The stayers' rings of the next round (:meth:`Solver._side_ring`): their pairs that pay a side cost, and their
-    pattern cost (RULES.md 2.5), over every group."""
+def _ring_totals(event: Event) -> tuple[tuple[int, int], tuple[int, int], int]:
+    """The stayers' rings of the next round (:meth:`Solver._side_ring`) with wild players and without
+    (:class:`_Tame`): their pairs that pay a side cost, and their pattern cost (RULES.md 2.5), over every group whose
+    ring with them exchanges them (not more than a quarter wild: those start at the slide's own potentials); and how
+    many groups do."""
     state = round_state(event, event.paired_rounds + 1)
     c = Costs(event, state, state.bye_eligible or frozenset(state.order), False)
-    s = solver_class(c)
-    pairs = [(g, *sorted((c.place_of[u], c.place_of[v])), s._side_floor(c.bias[u], c.bias[v]))
-             for g, ring in enumerate(s._stayers) for u, v in ring]
-    return (sum(1 for *_, side in pairs if side),
-            sum(int(c.pattern_cost(g, np.array([p]), np.array([q]))[0]) for g, p, q, _ in pairs))
+    wild, tame = Solver(c), _Tame(c)
+    totals = []
+    for s in (wild, tame):
+        pairs = [(g, *sorted((c.place_of[u], c.place_of[v])), s._side_floor(c.bias[u], c.bias[v]))
+                 for g, ring in enumerate(s._stayers) if g not in wild._slid and ring for u, v in ring]
+        totals.append((sum(1 for *_, side in pairs if side),
+                       sum(int(c.pattern_cost(g, np.array([p]), np.array([q]))[0]) for g, p, q, _ in pairs)))
+    return totals[0], totals[1], sum(1 for g, ring in enumerate(wild._stayers) if ring and g not in wild._slid)
 
 
-@pytest.mark.parametrize("n,rounds,seed,history", [(200, 8, 1, "swiss"), (300, 9, 2, "swiss"), (300, 8, 5, "lopsided"),
-                                                   (240, 9, 6, "swiss")])
+@pytest.mark.parametrize("n,rounds,seed,history", [(240, 3, 1, "swiss"), (240, 4, 2, "swiss"), (240, 4, 6, "swiss"),
+                                                   (240, 5, 6, "lopsided")])
 def test_wild_players_shorten_the_stayers_rings(n: int, rounds: int, seed: int, history: str) -> None:
     """Players who may meet their own camp's most common bias at no side cost (:meth:`Solver._wild`, a 3 among the
     1s) take either end of a ring pair: after histories that spread the biases, the rings pay the side cost in
     fewer pairs and cost less at the pattern level than rings that keep them in their camps, and the round's
-    pairing is networkx's minimum, proven."""
+    pairing is networkx's minimum, proven. (Later in such histories most rings are more than a quarter wild and
+    start at the slide's own potentials: see ``test_stayers_started_from_their_own_pairing_stay_exact``.)"""
     event = _sides_history(n, rounds, seed, history)
-    wild, tame = _ring_totals(Solver, event), _ring_totals(_Tame, event)
-    assert wild[0] <= tame[0] and wild[1] < tame[1]
+    wild, tame, groups = _ring_totals(event)
+    assert groups and wild[0] <= tame[0] and wild[1] < tame[1]
     _assert_sides_exact(event)
 
 
@@ -1212,7 +1218,7 @@ class _CheckedStayers(Solver):
     (100, 3, 112, "swiss", True, False), (70, 2, 113, "lopsided", True, False), (140, 3, 124, "swiss", True, False),
     (90, 3, 125, "lopsided", True, True), (120, 2, 117, "lopsided", False, False),
     (160, 8, 126, "swiss", True, True),
-    pytest.param(200, 3, 116, "swiss", True, False, marks=pytest.mark.slow)])
+    pytest.param(200, 3, 116, "swiss", True, True, marks=pytest.mark.slow)])
 def test_stayers_started_from_their_own_pairing_stay_exact(monkeypatch: pytest.MonkeyPatch, n: int, rounds: int,
                                                            seed: int, history: str, started: bool,
                                                            slid: bool) -> None:

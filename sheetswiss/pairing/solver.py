@@ -150,7 +150,7 @@ _LOWEST = 4
 """Of those, G' takes each player's this many of lowest draw."""
 _WILD = 4
 """A ring of stayers more than a ``1 / _WILD`` share of whose players are wild starts at the slide's own pattern
-potentials (:meth:`Solver._ring_potentials`)."""
+potentials (:meth:`Solver._side_ring`, :meth:`Solver._ring_potentials`)."""
 _PRESOLVE = 200
 """Under ``sides: single`` a group's stayers start from their own exact pairing (:meth:`Solver._ring_solve`) when their
 ring holds at least this many pairs. At 8,000 players the largest groups' rings hold 300 to 600 pairs, and the first
@@ -468,6 +468,9 @@ class Solver:
         """Under ``sides: single``: each group's stayers paired by their ring (:meth:`_side_stay`), as G' takes them."""
         self._camps: list[dict[int, bool]] = []
         """Under ``sides: single``: each group's side biases in the two camps of its ring (:meth:`_side_camps`)."""
+        self._slid: set[int] = set()
+        """Under ``sides: single``: the groups whose stayers' ring is more than a ``1 / _WILD`` share wild
+        (:meth:`_side_ring`), started at the slide's own pattern potentials."""
         self._floors: dict[tuple[int, int], int] = {}
         """Under ``sides: single``, :meth:`_side_floor` of each pair of biases once computed."""
         self._stayers_start: dict[int, tuple[int, int]] | None = None
@@ -1332,7 +1335,9 @@ class Solver:
         their surplus turns into sinks (pairs that pay the side cost). Which optional players leave
         the ring is chosen by :meth:`_ring_swap`. The pairs in ring order (the i-th source meets the i-th sink) and
         the optional players left out; ``None`` for a ring too small or odd. Each player also gets its partners
-        of lowest draw among the ties (:meth:`_ring_draws`)."""
+        of lowest draw among the ties (:meth:`_ring_draws`). A ring more than a ``1 / _WILD`` share of which is wild
+        starts at the slide's own potentials instead of its own (:meth:`_ring_potentials`), so its wild players
+        are not exchanged (at 8,000 players after sides by a coin, 0.1 CPU seconds)."""
         c = self.c
         camp = self._camps[g]
         out = set(optional[:away])
@@ -1365,7 +1370,10 @@ class Solver:
         turn = source & wild if int((source & wild).sum()) >= surplus else source.copy()
         if not self._ring_turn(length, anti, pos, source, turn, surplus):
             return None
-        self._ring_exchange(length, anti, pos, source, wild)
+        if _WILD * int(wild.sum()) > m:  # nearly every pair meets at no side cost: the slide's own pairs start it
+            self._slid.add(g)
+        else:
+            self._ring_exchange(length, anti, pos, source, wild)
         ring = self._ring_phi(length, anti[source], pos[~source])
         if ring is None:
             return None
@@ -1955,15 +1963,14 @@ class Solver:
         reductions that follow lower them where such a pair is a candidate), and the ring's pairs of opposite camps
         are tight at it, so the searches that follow rise at the draws only: at 8,000 players they took 0.17 CPU
         seconds instead of 0.58, for 270 free players instead of 690. Zeros where the ring has no closed form, and
-        where more than a quarter of the ring is wild (``_WILD``, :meth:`_wild`): after a history with sides by a
-        coin the biases spread (-7 to 9 by round 10) and about half of each ring is, nearly every pair of the group
-        meets at no side cost and the camps no longer say who meets whom, so the slide's own ideal pairs are the
-        pattern's cheapest, whose potentials are 0. From the ring's, the stayers' searches there rose by 20 units of
-        the pattern and more, at 8,000 players 1.3 CPU seconds of the start; from 0, 0.2."""
-        c = self.c
-        first = np.array([self._camps[g][c.bias[v]] for v in members], dtype=bool)
-        if _WILD * int(self._wild(np.array(members, dtype=np.int64), first).sum()) > len(members):
+        where more than a quarter of the ring is wild (``_WILD``, :meth:`_side_ring`): after a history with sides by
+        a coin the biases spread (-7 to 9 by round 10) and about half of each ring is, nearly every pair of the
+        group meets at no side cost and the camps no longer say who meets whom, so the slide's own ideal pairs are
+        the pattern's cheapest, whose potentials are 0. From the ring's, the stayers' searches there rose by 20
+        units of the pattern and more, at 8,000 players 1.3 CPU seconds of the start; from 0, 0.2."""
+        if g in self._slid:
             return [0] * len(members)
+        c = self.c
         half = c.half[g]
         length = 2 * half
         place = np.array([c.place_of[v] for v in members], dtype=np.int64)
@@ -1975,6 +1982,7 @@ class Solver:
             return [0] * len(members)
         phi = ring_phi[0]
         shift = int(np.min((-(phi[anti[source]] + phi[pos[source]])) // 2))
+        first = np.array([self._camps[g][c.bias[v]] for v in members], dtype=bool)
         either = first == (2 * int((first & source).sum()) >= int(source.sum()))
         value = np.where(either, np.minimum(phi[anti] + shift, -phi[pos] - shift),
                          np.where(source, phi[anti] + shift, -phi[pos] - shift))
