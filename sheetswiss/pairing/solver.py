@@ -1370,13 +1370,14 @@ class Solver:
         turn = source & wild if int((source & wild).sum()) >= surplus else source.copy()
         if not self._ring_turn(length, anti, pos, source, turn, surplus):
             return None
-        if _WILD * int(wild.sum()) > m:  # nearly every pair meets at no side cost: the slide's own pairs start it
-            self._slid.add(g)
-        else:
+        slid = _WILD * int(wild.sum()) > m  # nearly every pair meets at no side cost: the slide's own pairs start it
+        if not slid:
             self._ring_exchange(length, anti, pos, source, wild)
         ring = self._ring_phi(length, anti[source], pos[~source])
         if ring is None:
             return None
+        if slid:
+            self._slid.add(g)
         phi, start, _ = ring
         unrolled, src, snk = self._ring_pairs(length, start, anti, pos, source)
         self._ring_draws(held[src], held[snk], anti[src], pos[snk], unrolled, phi)
