@@ -336,7 +336,19 @@ class Matcher:
         self._outside.pop(b, None)
         self._spare.append(b)
 
-    # -- bids before the stages ------------------------------------------------------------------------
+    # -- reductions and bids before the stages ---------------------------------------------------------
+
+    def reduce(self, order: Iterable[int], most: int | None = None) -> None:
+        """The reductions of the Hungarian method: each vertex of ``order`` in turn takes the least slack of its
+        edges, at most ``most``. Every edge feasible before stays feasible (the vertex rises by no more than any of
+        its edges' slack) and the vertex gets a tight edge unless ``most`` held it back; a least slack below 0
+        lowers the vertex until its edges are feasible. Even weights and potentials stay even."""
+        adj, p = self.adj, self.p
+        for v in order:
+            if adj[v]:
+                pv = p[v]
+                s = min(w - pv - p[x] for x, w in adj[v].items())
+                p[v] = pv + (s if most is None or s < most else most)
 
     def bid(self, most: int) -> None:
         """Match free vertices by bids, the augmenting row reduction of Jonker and Volgenant's assignment

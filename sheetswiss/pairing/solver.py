@@ -1765,18 +1765,15 @@ class Solver:
         and the seeded draw decides (RULES.md 2.5, 2.11), so a group has no ideal pairs: each player's potential is
         half the weight of its cheapest pair in G' (rounded down to an even number, as :mod:`.blossom` needs), the
         duals of every player taking its cheapest partner. A pair weighs at least either end's cheapest, so every
-        edge is feasible; the pairs tight at it start matched. From potentials of 0 the first solve's searches each
-        rose through the draws of a whole group, and the last of a group's to its floats: at 8,000 players in round
-        12 they took 2.3 CPU seconds, from these 0.8. Then each player in turn takes the least slack of its pairs
-        (the reductions of the Hungarian method: every edge stays feasible and each player has a tight one): a
-        quarter of the players are left free instead of three quarters."""
-        p, adj = m.p, m.adj
+        edge is feasible. From potentials of 0 the first solve's searches each rose through the draws of a whole
+        group, and the last of a group's to its floats: at 8,000 players in round 12 they took 2.3 CPU seconds, from
+        these 0.8. Then each player in turn takes the least slack of its pairs (:meth:`Matcher.reduce`: every edge
+        stays feasible and each player has a tight one), and the pairs tight then start matched: a quarter of the
+        players are left free instead of three quarters."""
+        p = m.p
         for v in range(m.n):
-            p[v] = min(adj[v].values(), default=0) // 4 * 2
-        for v in range(m.n):
-            if adj[v]:
-                pv = p[v]
-                p[v] = pv + (min(w - pv - p[x] for x, w in adj[v].items()) & ~1)
+            p[v] = min(m.adj[v].values(), default=0) // 4 * 2
+        m.reduce(range(m.n))
         m.match_tight()
 
     def _graph(self) -> Matcher:
@@ -1816,9 +1813,9 @@ class Solver:
         """Start duals and matching under ``colours: alternate`` with ``slide``: each group's ring potentials
         (:meth:`_colour_ring`), every other node the largest potential its edges to those allow, any edge still
         infeasible repaired. Then the seeded draws: each ring's sinks, then its sources, then everyone else takes
-        the least slack of its edges (the reductions of the Hungarian method: every edge stays feasible); the
-        ring pairs that are tight start matched, then the expected floats (:meth:`_floaters`), then any tight
-        pair of free players. All potentials stay even, as :mod:`.blossom` needs."""
+        the least slack of its edges (:meth:`Matcher.reduce`: every edge stays feasible); the ring pairs that are
+        tight start matched, then the expected floats (:meth:`_floaters`), then any tight pair of free players. All
+        potentials stay even, as :mod:`.blossom` needs."""
         c = self.c
         d = m.p
         adj = m.adj
@@ -1838,12 +1835,7 @@ class Solver:
         sinks = [w for pairs, _ in self._rings for _, w in pairs]
         sources = [u for pairs, _ in self._rings for u, _ in pairs]
         inside = set(sinks) | set(sources)
-        for v in [*sinks, *sources, *(v for v in range(c.nodes) if v not in inside)]:
-            if adj[v]:
-                pv = d[v]
-                slack = min(w - pv - d[x] for x, w in adj[v].items())
-                if slack > 0:
-                    d[v] = pv + slack
+        m.reduce([*sinks, *sources, *(v for v in range(c.nodes) if v not in inside)])
         mate = m.mate
         for u, v in [pair for pairs, _ in self._rings for pair in pairs] + self._floats:
             if mate[u] == -1 and mate[v] == -1 and adj[u].get(v) == d[u] + d[v]:
@@ -1863,7 +1855,7 @@ class Solver:
           transport, over the roles (:meth:`_blocks`): every pair of G stays feasible, and the pairs along the
           roles' flow are tight down to who floats.
         * **Pattern and draw.** Each player in ranking order then takes the least slack of its candidate pairs,
-          up to just below one unit of who floats (the reductions of the Hungarian method: every pair of G'
+          up to just below one unit of who floats (:meth:`Matcher.reduce`: every pair of G'
           stays feasible and each player has a tight one; the cap keeps a player whose partners G' lacks at
           its dual above), and the tight pairs are matched greedily in the same order, at most as many between
           two blocks as the roles' flow pairs there.
@@ -1894,10 +1886,7 @@ class Solver:
                 quota[of[v], of[x]] -= 1
                 if of[v] != of[x]:
                     quota[of[x], of[v]] -= 1
-        for v in range(c.nodes):
-            if adj[v] and not placed[v]:
-                pv = d[v]
-                d[v] = pv + min(cap, min(w - pv - d[x] for x, w in adj[v].items()))
+        m.reduce((v for v in range(c.nodes) if not placed[v]), cap)
         for v in range(c.nodes):
             if mate[v] == -1:
                 pv = d[v]
@@ -1940,9 +1929,7 @@ class Solver:
                         sub.add_edge(index[v], index[x], w - p[v] - p[x])
             q = sub.p = self._ring_potentials(g, members, ring)
             short = [sum(1 for x, w in sub.adj[k].items() if w < q[k] + q[x]) for k in range(sub.n)]
-            for k in sorted(range(sub.n), key=lambda k: -short[k]):
-                if sub.adj[k]:
-                    q[k] += min(w - q[k] - q[x] for x, w in sub.adj[k].items())
+            sub.reduce(sorted(range(sub.n), key=lambda k: -short[k]))
             sub.match_tight()
             sub.order = sorted(range(sub.n), key=lambda k: (k * 0x9E3779B9) & 0xFFFFFFFF)
             sub.bid(cap)
