@@ -612,6 +612,45 @@ def test_a_capped_run_that_leaves_out_slack_edges_ends_as_one_that_scans_them(se
     assert -1 not in m.mate
 
 
+class _CheckedTops(Matcher):
+    """A matcher that checks each :meth:`Matcher.outermost` against the walk up the parents from the vertex itself,
+    and counts the look-ups that took a blossom's jump (:attr:`Matcher._jump`)."""
+
+    jumped = 0
+
+    def outermost(self, v: int) -> int:
+        t = v
+        while self.parent[t] != -1:
+            t = self.parent[t]
+        before = list(self._stamp)
+        found = super().outermost(v)
+        _CheckedTops.jumped += before != self._stamp
+        assert found == t
+        return found
+
+
+def test_the_outermost_blossom_is_found_through_jumps_as_through_parents() -> None:
+    """Small weights make blossoms nest deep, tree after tree: every look-up of a vertex's top-level blossom that
+    jumps over the levels it compressed before finds the blossom the parents lead to, through expansions and a
+    restore (the blossoms closed since the save opened, the saved ones closed again), and the runs end in
+    networkx's minimum."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        n = rng.choice([14, 24, 40, 80])
+        m, weights = _random_matcher(rng, n, rng.choice([3, 6]), 0.4)
+        m.__class__ = _CheckedTops
+        assert m.run(cap=rng.randrange(1, 4)) == []
+        saved = m.saved()
+        assert m.run() == []
+        m.restore(saved)
+        assert m.run() == [] and -1 not in m.mate
+        best = min_cost_perfect_matching(list(range(n)), weights)
+        assert best is not None
+        cost = sum(w for (u, v), w in weights.items() if m.mate[u] == v)
+        assert cost == sum(weights[e] for e in best) == m.dual()
+    assert _CheckedTops.jumped
+
+
 class _CheckedExpansions(Matcher):
     """A matcher that checks, at each expansion of an inner blossom, that every vertex leaving the tree has
     its earliest edge from an outer vertex queued (:meth:`Matcher._expand_inner` takes it from the slacks noted

@@ -145,6 +145,17 @@ class Matcher:
         self._born = [0] * size
         """When each blossom closed, counted in closings since the matcher was made (:meth:`weighted`)."""
         self._closed = 0
+        self._jump = list(range(size))
+        """For a vertex or blossom: an ancestor that :meth:`outermost` found above it (itself when none), trusted while
+        that ancestor stands, the same closing (``_stamp``). A blossom closes only at the top level, over blossoms
+        closed before it, and opens only at the top level, after every blossom above it: an ancestor found once
+        stays one for as long as it stands, and one that opened or was closed anew (after :meth:`restore` too,
+        the closings go on counting) has another closing or no children. Where blossoms nest hundreds deep (a
+        ring closed two vertices at a time), the walks up the parents were long: at 8,000 players under ``sides:
+        single`` after a random history, 72 million steps for 3.7 million look-ups, and with the jumps (and
+        :meth:`_rotate`'s one listing) that round takes 8.6 to 9.2 CPU seconds instead of 9.6 to 10.3."""
+        self._stamp = [0] * size
+        """The closing (``_born``) of each one's ``_jump`` when it was found."""
         self._outside: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
         """For a blossom of ``_LISTED`` vertices or more, once it has been outer in this run: its least-slack edge
         to each vertex outside it (:meth:`_list_outside`), kept while the blossom and the edges stay as they are.
@@ -427,12 +438,22 @@ class Matcher:
         return near
 
     def outermost(self, v: int) -> int:
-        """The top-level blossom holding vertex ``v`` (``v`` itself when none)."""
+        """The top-level blossom holding vertex ``v`` (``v`` itself when none): up the parents from the blossom found
+        last for ``v``, taking each level's jump where it holds (:attr:`_jump`), and every level passed then jumps
+        to the one found (path compression, as in a union-find)."""
         t = self.top[v]
         parent = self.parent
         if parent[t] != -1:
+            jump, stamp, born, childs = self._jump, self._stamp, self._born, self.childs
+            path = []
             while parent[t] != -1:
-                t = parent[t]
+                path.append(t)
+                j = jump[t]
+                t = j if j != t and born[j] == stamp[t] and childs[j] else parent[t]
+            b = born[t]
+            for x in path:
+                jump[x] = t
+                stamp[x] = b
             self.top[v] = t
         return t
 
@@ -789,16 +810,21 @@ class Matcher:
 
     def _rotate(self, b: int, v: int) -> None:
         """Make vertex ``v`` the base of blossom ``b``: flip the even path round each cycle from the child
-        holding ``v`` to the base child, in ``b`` and in every sub-blossom the path passes through."""
+        holding ``v`` to the base child, in ``b`` and in every sub-blossom the path passes through. The blossoms
+        above ``v`` are listed once, for every level below ``b``: found again from ``v`` at each level, they took
+        time in the square of the depth (8 ms per augmentation through blossoms nested some 300 deep, now 1)."""
         n, parent, mate = self.n, self.parent, self.mate
-        todo = [(b, v)]
+        todo: list[tuple[int, int, list[int] | None, int]] = [(b, v, None, 0)]
         while todo:
-            b, v = todo.pop()
-            t = v
-            while parent[t] != b:
-                t = parent[t]
+            b, v, up, at = todo.pop()
+            if up is None:  # v and the blossoms above it, up to the child of b: read once for every level below b
+                up = [v]
+                while parent[up[-1]] != b:
+                    up.append(parent[up[-1]])
+                at = len(up) - 1
+            t = up[at]
             if t >= n:
-                todo.append((t, v))
+                todo.append((t, v, up, at - 1))
             childs, links = self.childs[b], self.links[b]
             i, k = childs.index(t), len(childs)
             flips = range(i - 2, -1, -2) if i % 2 == 0 else range(i + 1, k, 2)
@@ -806,9 +832,9 @@ class Matcher:
                 x, y = links[j]
                 mate[x], mate[y] = y, x
                 if childs[j] >= n:
-                    todo.append((childs[j], x))
+                    todo.append((childs[j], x, None, 0))
                 if childs[(j + 1) % k] >= n:
-                    todo.append((childs[(j + 1) % k], y))
+                    todo.append((childs[(j + 1) % k], y, None, 0))
             self.childs[b] = childs[i:] + childs[:i]
             self.links[b] = links[i:] + links[:i]
             self.base[b] = v
