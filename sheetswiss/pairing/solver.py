@@ -159,6 +159,10 @@ left twice as many floaters free and took a quarter longer."""
 _BACK = 4
 """Times a solve starts again from the last duals that every pair of G held (:meth:`Solver._settle`) before the
 repairs take over."""
+_NEAR = 1 << 14
+"""Under ``sides: single``, where a check after the searches without the cap fails, the pairs of G outside G' that
+hold by less than this (an eighth of the seeded draw's range in the matcher's doubled weights, RULES.md 2.11) join
+G' with the failing ones (:meth:`Solver._settle`)."""
 _FLOATERS = 64
 """The expected float at an odd boundary (:meth:`_floaters`) is looked for among this many of the lower group's
 cheapest players to float up."""
@@ -2118,7 +2122,7 @@ class Solver:
                 if not self._widen_rows(m, stuck, reach):
                     return None
                 stuck = m.run(cap)
-            bad = self._check(m, m.p, None if last is None else last.changed(m))
+            bad = self._check_near(m, None if last is None else last.changed(m), cap is None)
             last = _Checked.of(m, bad, ids)
             if not bad:
                 if -1 not in m.mate:
@@ -2135,6 +2139,29 @@ class Solver:
         assert m is not None
         return m, bad
 
+    def _check_near(self, m: Matcher, changed: np.ndarray | None, uncapped: bool) -> list[tuple[int, int, int]]:
+        """The pairs of G that ``m``'s duals fail (:meth:`_check`). Under ``sides: single`` (but ``within_group:
+        random``), after searches without the cap, the same check also lists the pairs outside G' that hold by
+        less than ``_NEAR``, and where some pair fails, those join G' at once: the search that follows (after
+        going back to the last clean duals, or the repairs) rises by about as little as they hold by, and would
+        fail them next. The pairs that failed after a search without the cap's second try held by that little at
+        the first try's duals (at 8,000 players in round 12: all 1 to 3 of them in two states of three), and each
+        such try labels most of the field again (4,350 players, 0.25 CPU seconds with its check). Only there: the
+        checks before rise the other ways, and listing the near pairs of every check cost more than it saved."""
+        c = self.c
+        if not uncapped or c.mode != "sides" or c.pattern == "random":
+            return self._check(m, m.p, changed)
+        listed = self._check(m, m.p, changed, _NEAR)
+        if len(listed) >= _MAX_VIOLATIONS:  # cut short: the failing ones may be missing
+            return self._check(m, m.p, changed)
+        bad = [pair for pair in listed if pair[0] < 0]
+        if bad:
+            near = [(i, j) for slack, i, j in listed if slack >= 0]  # each outside G'
+            for i, j in self._add(np.array([i for i, _ in near], dtype=np.int64),
+                                  np.array([j for _, j in near], dtype=np.int64)):
+                m.add_edge(i, j, 2 * self.edges[i, j])  # no repair: the pair holds
+        return bad
+
     def _bid_bound(self, attempt: int) -> int | None:
         """How far the free players' bids before a solve may raise a potential (:meth:`Matcher.bid`), or ``None`` for
         no bids: under ``sides: single`` below one unit of who floats before the first solve and below 8 units of
@@ -2148,21 +2175,29 @@ class Solver:
 
     # -- certificate -----------------------------------------------------------------------------------
 
-    def _check(self, m: Matcher, d: Sequence[int], changed: np.ndarray | None = None) -> list[tuple[int, int, int]]:
+    def _check(self, m: Matcher, d: Sequence[int], changed: np.ndarray | None = None, margin: int = 0
+               ) -> list[tuple[int, int, int]]:
         """Pairs of G whose dual constraint fails for the potentials ``d`` and the blossoms of ``m``, as
         (2 c' - D_i - D_j + Z_ij, i, j), most violated first (empty: the duals are feasible for all of G).
         Every pair is covered: each test below either checks a pair exactly or shows with a lower bound of
         its cost (and of Z_ij >= 0) that it cannot fail. With ``changed`` (:meth:`_Checked.changed`), only the
-        pairs with an end there: every other pair held at the last complete check or is in G' now."""
+        pairs with an end there: every other pair held at the last complete check or is in G' now. With an even
+        ``margin``, the pairs outside G' whose slack is below it (a pair of G' never fails), as the same pairs for
+        potentials each ``margin / 2`` higher are below 0."""
         self._changed = changed
         try:
-            return self._check_pairs(m, d)
+            if not margin:
+                return self._check_pairs(m, d)
+            half = margin // 2
+            return [(slack + margin, i, j) for slack, i, j in self._check_pairs(m, [x + half for x in d], True)]
         finally:
             self._changed = None
 
-    def _check_pairs(self, m: Matcher, d: Sequence[int]) -> list[tuple[int, int, int]]:
-        """:meth:`_check`, the pairs with a changed end only while :attr:`_changed` is set (:meth:`_scan`)."""
+    def _check_pairs(self, m: Matcher, d: Sequence[int], outside: bool = False) -> list[tuple[int, int, int]]:
+        """:meth:`_check`, the pairs with a changed end only while :attr:`_changed` is set (:meth:`_scan`), only
+        those outside G' with ``outside``: the tight pairs of G' that a margin lists cost a Python integer each."""
         c = self.c
+        edges = self.edges
         changed = self._changed
         bad: list[tuple[int, int, int]] = []
         nest = Nesting(m) if m.nested() else None
@@ -2184,6 +2219,10 @@ class Solver:
             held[0] = 0
             keep = (i != j) & c.allowed_many(i, j)  # a row and a column of :meth:`_scan` may be one player
             i, j = i[keep], j[keep]
+            if outside:
+                pairs = zip(np.minimum(i, j).tolist(), np.maximum(i, j).tolist())
+                keep = np.array([pair not in edges for pair in pairs], dtype=bool)
+                i, j = i[keep], j[keep]
             slack = [2 * s - d[u] - d[v] for s, u, v in zip(c.reduced_many(i, j), i.tolist(), j.tolist())]
             short = [k for k, s in enumerate(slack) if s < 0]
             if short and nest is not None:
