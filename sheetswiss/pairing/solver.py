@@ -163,6 +163,10 @@ _NEAR = 1 << 14
 """Under ``sides: single``, where a check after the searches without the cap fails, the pairs of G outside G' that
 hold by less than this (an eighth of the seeded draw's range in the matcher's doubled weights, RULES.md 2.11) join
 G' with the failing ones (:meth:`Solver._settle`)."""
+_NEAR_MOST = 1024
+"""The most pairs such a check lists (400 to 830 where they saved a try, at 8,000 players): beyond, a blossom's
+worth of pairs holds that closely (after a random history at 8,000 players, 100,000 of them, listed in 0.44 CPU
+seconds), too many to add, and the check runs again without the margin."""
 _FLOATERS = 64
 """The expected float at an odd boundary (:meth:`_floaters`) is looked for among this many of the lower group's
 cheapest players to float up."""
@@ -2144,15 +2148,18 @@ class Solver:
         random``), after searches without the cap, the same check also lists the pairs outside G' that hold by
         less than ``_NEAR``, and where some pair fails, those join G' at once: the search that follows (after
         going back to the last clean duals, or the repairs) rises by about as little as they hold by, and would
-        fail them next. The pairs that failed after a search without the cap's second try held by that little at
-        the first try's duals (at 8,000 players in round 12: all 1 to 3 of them in two states of three), and each
-        such try labels most of the field again (4,350 players, 0.25 CPU seconds with its check). Only there: the
-        checks before rise the other ways, and listing the near pairs of every check cost more than it saved."""
+        fail them next. In two states of 8,000 players (seed 3 in round 12, and seed 2), every pair that failed
+        after the second try of a search without the cap (1 and 3 pairs) had held by less than that at the first
+        try's duals, and each try labels most of the field again (4,350 players, 0.25 CPU seconds with its check):
+        a third try saved, for a check that lists more (a tenth longer). Only there: the checks before rise the
+        other ways, and listing the near pairs at every check cost more than it saved; and not under
+        ``within_group: random``, where the draw decides every pair of a group (tried in every mode, such rounds
+        took up to half again as long at 8,000 players)."""
         c = self.c
         if not uncapped or c.mode != "sides" or c.pattern == "random":
             return self._check(m, m.p, changed)
         listed = self._check(m, m.p, changed, _NEAR)
-        if len(listed) >= _MAX_VIOLATIONS:  # cut short: the failing ones may be missing
+        if len(listed) >= _NEAR_MOST:  # cut short: the failing ones may be missing
             return self._check(m, m.p, changed)
         bad = [pair for pair in listed if pair[0] < 0]
         if bad:
@@ -2183,19 +2190,22 @@ class Solver:
         its cost (and of Z_ij >= 0) that it cannot fail. With ``changed`` (:meth:`_Checked.changed`), only the
         pairs with an end there: every other pair held at the last complete check or is in G' now. With an even
         ``margin``, the pairs outside G' whose slack is below it (a pair of G' never fails), as the same pairs for
-        potentials each ``margin / 2`` higher are below 0."""
+        potentials each ``margin / 2`` higher are below 0, at most ``_NEAR_MOST`` of them (the list cut there)."""
         self._changed = changed
         try:
             if not margin:
                 return self._check_pairs(m, d)
             half = margin // 2
-            return [(slack + margin, i, j) for slack, i, j in self._check_pairs(m, [x + half for x in d], True)]
+            return [(slack + margin, i, j)
+                    for slack, i, j in self._check_pairs(m, [x + half for x in d], True, _NEAR_MOST)]
         finally:
             self._changed = None
 
-    def _check_pairs(self, m: Matcher, d: Sequence[int], outside: bool = False) -> list[tuple[int, int, int]]:
+    def _check_pairs(self, m: Matcher, d: Sequence[int], outside: bool = False, most: int = _MAX_VIOLATIONS
+                     ) -> list[tuple[int, int, int]]:
         """:meth:`_check`, the pairs with a changed end only while :attr:`_changed` is set (:meth:`_scan`), only
-        those outside G' with ``outside``: the tight pairs of G' that a margin lists cost a Python integer each."""
+        those outside G' with ``outside`` (the tight pairs of G' that a margin lists cost a Python integer each),
+        the list cut at ``most`` pairs."""
         c = self.c
         edges = self.edges
         changed = self._changed
@@ -2232,7 +2242,7 @@ class Solver:
             for k in short:
                 if slack[k] < 0:
                     bad.append((slack[k], int(i[k]), int(j[k])))
-                    if len(bad) >= _MAX_VIOLATIONS:
+                    if len(bad) >= most:
                         raise _Enough
 
         with contextlib.suppress(_Enough):
