@@ -162,7 +162,7 @@ repairs take over."""
 _NEAR = 1 << 14
 """Under ``sides: single``, where a check after the searches without the cap fails, the pairs of G outside G' that
 hold by less than this (an eighth of the seeded draw's range in the matcher's doubled weights, RULES.md 2.11) join
-G' with the failing ones (:meth:`Solver._settle`)."""
+G' with the failing ones (:meth:`Solver._check_near`)."""
 _NEAR_MOST = 1024
 """The most pairs such a check lists (400 to 830 where they saved a try, at 8,000 players): beyond, a blossom's
 worth of pairs holds that closely (after a random history at 8,000 players, 100,000 of them, listed in 0.44 CPU
@@ -2094,10 +2094,7 @@ class Solver:
                     early = self._check(m, m.p)
                     last = _Checked.of(m, early, ids)
                     if early:
-                        added = self._add(np.array([i for _, i, _ in early], dtype=np.int64),
-                                          np.array([j for _, _, j in early], dtype=np.int64))
-                        for i, j in added:
-                            m.add_edge(i, j, 2 * self.edges[i, j])
+                        self._join(m, [(i, j) for _, i, j in early])
                         self._side_start(m)
                     held = _Clean(last, m.saved(), False)
             else:
@@ -2163,11 +2160,16 @@ class Solver:
             return self._check(m, m.p, changed)
         bad = [pair for pair in listed if pair[0] < 0]
         if bad:
-            near = [(i, j) for slack, i, j in listed if slack >= 0]  # each outside G'
-            for i, j in self._add(np.array([i for i, _ in near], dtype=np.int64),
-                                  np.array([j for _, j in near], dtype=np.int64)):
-                m.add_edge(i, j, 2 * self.edges[i, j])  # no repair: the pair holds
+            self._join(m, [(i, j) for slack, i, j in listed if slack >= 0])  # no repair: each holds
         return bad
+
+    def _join(self, m: Matcher, pairs: Sequence[tuple[int, int]]) -> None:
+        """Put ``pairs`` into G' (:meth:`_add`) and into ``m`` as they are, with no repair: where their dual
+        constraints hold, or where the start is set again after."""
+        i = np.array([x for x, _ in pairs], dtype=np.int64)
+        j = np.array([y for _, y in pairs], dtype=np.int64)
+        for u, v in self._add(i, j):
+            m.add_edge(u, v, 2 * self.edges[u, v])
 
     def _bid_bound(self, attempt: int) -> int | None:
         """How far the free players' bids before a solve may raise a potential (:meth:`Matcher.bid`), or ``None`` for
