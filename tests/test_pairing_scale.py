@@ -1623,6 +1623,23 @@ def test_the_check_with_a_margin_lists_every_pair_holding_by_less(n: int, rounds
     assert {(min(i, j), max(i, j)) for slack, i, j in listed if slack < 0} == _failing_pairs(costs, m)
 
 
+def test_once_the_near_pairs_fill_their_list_the_check_still_lists_every_failing_pair(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a margin, the pairs that hold by less stop at ``_NEAR_MOST`` (2 here), and the rest of the check looks
+    for failing pairs only (:meth:`Solver._check`): it still lists every pair of the complete graph that fails, and
+    the 2 others listed each hold by less than the margin, outside G'."""
+    monkeypatch.setattr(solver, "_NEAR_MOST", 2)
+    costs, solver_, m = _first_solve_of(_coin_swiss(200, 10, 1, Settings(sides="single")))
+    margin = 2 * costs.multipliers[PATTERN]
+    listed = solver_._check(m, m.p, margin=margin)
+    near = {(min(i, j), max(i, j)) for slack, i, j in listed if slack >= 0}
+    failing = _failing_pairs(costs, m)
+    assert failing and len(_failing_pairs(costs, m, margin) - failing - set(solver_.edges)) > 2  # the case occurred
+    assert len(near) == 2 and not near & set(solver_.edges)
+    assert near <= _failing_pairs(costs, m, margin) - failing
+    assert {(min(i, j), max(i, j)) for slack, i, j in listed if slack < 0} == failing
+
+
 class _NearJoined(Solver):
     """A solver that checks, at each check of :meth:`Solver._settle`, the pairs that joined G' without failing."""
 

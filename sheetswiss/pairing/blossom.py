@@ -862,6 +862,12 @@ class Matcher:
         self._heap = []
 
 
+def _halves(values: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Non-negative ``values`` as ``(x >> SPLIT, x % 2**SPLIT)`` in int64, the first capped at 2**62."""
+    return (np.array([min(x >> SPLIT, _CAP) for x in values], dtype=np.int64),
+            np.array([x & ((1 << SPLIT) - 1) for x in values], dtype=np.int64))
+
+
 class Nesting:
     """Z_uv, the sum of z > 0 over the blossoms holding both u and v, for a matcher's current blossoms.
 
@@ -901,8 +907,8 @@ class Nesting:
         """Whether :meth:`many` gives every Z exactly (else the sums above 2**62 are capped there)."""
         self._first = np.array(self.first, dtype=np.int64)
         self._held = np.array([min(h, _CAP) for h in held], dtype=np.int64)
-        self._above: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        """:meth:`split`'s halves of each node's Z less a base, by base."""
+        self._halves: tuple[np.ndarray, np.ndarray] | None = None
+        """:meth:`split`'s halves of each node's Z, once asked for."""
         self.order = np.array(order, dtype=np.int64)
         size = len(order)
         self.depth = np.array(depth, dtype=np.int64)
@@ -971,10 +977,11 @@ class Nesting:
         at 2**62 (exact below 2**(62 + SPLIT)); a capped Z only makes a pair look more violated. ``base`` is at most
         each pair's Z (:meth:`common` of them): inside a blossom whose z is beyond the split, the pairs' Z less it
         still fits."""
-        if base not in self._above:
-            rest = [max(h - base, 0) for h in self.held]
-            self._above[base] = (np.array([min(x >> SPLIT, _CAP) for x in rest], dtype=np.int64),
-                                 np.array([x & ((1 << SPLIT) - 1) for x in rest], dtype=np.int64))
-        high, low = self._above[base]
         b = self._lowest_many(u, v)
-        return high[b], low[b]
+        if not base:  # the usual case: every node's halves, once
+            if self._halves is None:
+                self._halves = _halves(self.held)
+            return self._halves[0][b], self._halves[1][b]
+        lowest, back = np.unique(b, return_inverse=True)  # the few blossoms these pairs meet in
+        high, low = _halves([max(self.held[x] - base, 0) for x in lowest.tolist()])
+        return high[back], low[back]

@@ -164,9 +164,9 @@ _NEAR = 1 << 14
 hold by less than this (an eighth of the seeded draw's range in the matcher's doubled weights, RULES.md 2.11) join
 G' with the failing ones (:meth:`Solver._check_near`)."""
 _NEAR_MOST = 1024
-"""The most pairs such a check lists (400 to 830 where they saved a try, at 8,000 players): beyond, a blossom's
+"""The most such pairs a check lists (400 to 830 where they saved a try, at 8,000 players): beyond, a blossom's
 worth of pairs holds that closely (after a random history at 8,000 players, 100,000 of them, listed in 0.44 CPU
-seconds), too many to add, and the check runs again without the margin."""
+seconds), too many to add, and the rest of the check looks for failing pairs only (:meth:`Solver._check`)."""
 _FLOATERS = 64
 """The expected float at an odd boundary (:meth:`_floaters`) is looked for among this many of the lower group's
 cheapest players to float up."""
@@ -2148,18 +2148,16 @@ class Solver:
         fail them next. In two states of 8,000 players (seed 3 in round 12, and seed 2), every pair that failed
         after the second try of a search without the cap (1 and 3 pairs) had held by less than that at the first
         try's duals, and each try labels most of the field again (4,350 players, 0.25 CPU seconds with its check):
-        a third try saved, for a check that lists more (a tenth longer). Only there: the checks before rise the
-        other ways, and listing the near pairs at every check cost more than it saved; and not under
-        ``within_group: random``, where the draw decides every pair of a group (tried in every mode, such rounds
-        took up to half again as long at 8,000 players)."""
+        a third try saved, for a check that lists more (a tenth longer). Where the near pairs fill their list
+        (``_NEAR_MOST``), none joins. Only there: the checks before rise the other ways, and listing the near pairs
+        at every check cost more than it saved; and not under ``within_group: random``, where the draw decides
+        every pair of a group (tried in every mode, such rounds took up to half again as long at 8,000 players)."""
         c = self.c
         if not uncapped or c.mode != "sides" or c.pattern == "random":
             return self._check(m, m.p, changed)
         listed = self._check(m, m.p, changed, _NEAR)
-        if len(listed) >= _NEAR_MOST:  # cut short: the failing ones may be missing
-            return self._check(m, m.p, changed)
         bad = [pair for pair in listed if pair[0] < 0]
-        if bad:
+        if bad and len(listed) - len(bad) < _NEAR_MOST:  # not cut short
             self._join(m, [(i, j) for slack, i, j in listed if slack >= 0])  # no repair: each holds
         return bad
 
@@ -2191,28 +2189,26 @@ class Solver:
         Every pair is covered: each test below either checks a pair exactly or shows with a lower bound of
         its cost (and of Z_ij >= 0) that it cannot fail. With ``changed`` (:meth:`_Checked.changed`), only the
         pairs with an end there: every other pair held at the last complete check or is in G' now. With an even
-        ``margin``, the pairs outside G' whose slack is below it (a pair of G' never fails), as the same pairs for
-        potentials each ``margin / 2`` higher are below 0, at most ``_NEAR_MOST`` of them (the list cut there)."""
+        ``margin``, also the pairs outside G' whose slack is below it (a pair of G' never fails), up to
+        ``_NEAR_MOST`` of them: the scans look for them as for pairs that fail potentials each ``margin / 2``
+        higher, and once that many are listed, the rest of the check looks for failing pairs only."""
         self._changed = changed
         try:
-            if not margin:
-                return self._check_pairs(m, d)
-            half = margin // 2
-            return [(slack + margin, i, j)
-                    for slack, i, j in self._check_pairs(m, [x + half for x in d], True, _NEAR_MOST)]
+            return self._check_pairs(m, d, margin)
         finally:
             self._changed = None
 
-    def _check_pairs(self, m: Matcher, d: Sequence[int], outside: bool = False, most: int = _MAX_VIOLATIONS
-                     ) -> list[tuple[int, int, int]]:
-        """:meth:`_check`, the pairs with a changed end only while :attr:`_changed` is set (:meth:`_scan`), only
-        those outside G' with ``outside`` (the tight pairs of G' that a margin lists cost a Python integer each),
-        the list cut at ``most`` pairs."""
+    def _check_pairs(self, m: Matcher, d: Sequence[int], margin: int) -> list[tuple[int, int, int]]:
+        """:meth:`_check`, the pairs with a changed end only while :attr:`_changed` is set (:meth:`_scan`). The
+        scans read ``screen``, the potentials lifted by half the margin until the near pairs fill their list, and
+        each pair they pass is priced at ``d``."""
         c = self.c
         edges = self.edges
         changed = self._changed
         bad: list[tuple[int, int, int]] = []
+        near: list[tuple[int, int, int]] = []
         nest = Nesting(m) if m.nested() else None
+        screen = [x + margin // 2 for x in d]
 
         waiting: list[tuple[np.ndarray, np.ndarray]] = []
         held = [0]
@@ -2231,12 +2227,8 @@ class Solver:
             held[0] = 0
             keep = (i != j) & c.allowed_many(i, j)  # a row and a column of :meth:`_scan` may be one player
             i, j = i[keep], j[keep]
-            if outside:
-                pairs = zip(np.minimum(i, j).tolist(), np.maximum(i, j).tolist())
-                keep = np.array([pair not in edges for pair in pairs], dtype=bool)
-                i, j = i[keep], j[keep]
             slack = [2 * s - d[u] - d[v] for s, u, v in zip(c.reduced_many(i, j), i.tolist(), j.tolist())]
-            short = [k for k, s in enumerate(slack) if s < 0]
+            short = [k for k, s in enumerate(slack) if s < margin]
             if short and nest is not None:
                 at = np.array(short, dtype=np.int64)
                 for k, z in zip(short, nest.exact(i[at], j[at])):
@@ -2244,18 +2236,24 @@ class Solver:
             for k in short:
                 if slack[k] < 0:
                     bad.append((slack[k], int(i[k]), int(j[k])))
-                    if len(bad) >= most:
+                    if len(bad) >= _MAX_VIOLATIONS:
                         raise _Enough
+                elif slack[k] < margin and len(near) < _NEAR_MOST:
+                    pair = (int(i[k]), int(j[k]))
+                    if (min(pair), max(pair)) not in edges:  # the tight pairs of G' are no news
+                        near.append((slack[k], *pair))
+                        if len(near) == _NEAR_MOST:
+                            screen[:] = d  # enough: the scans still to come look for failing pairs only
 
         with contextlib.suppress(_Enough):
             if c.mode == "sides":
                 for g in range(c.groups):
-                    self._check_side_group(g, m, d, nest, exact)
-                self._check_side_across(m, d, nest, exact)
+                    self._check_side_group(g, m, screen, nest, exact)
+                self._check_side_across(m, screen, nest, exact)
             else:
                 for g in range(c.groups):
-                    self._check_group(g, m, d, nest, exact)
-                self._check_across(m, d, nest, exact)
+                    self._check_group(g, m, screen, nest, exact)
+                self._check_across(m, screen, nest, exact)
             if c.bye >= 0:
                 last, mult, above = c.groups, c.multipliers, c.duals_above
                 takers = []
@@ -2263,12 +2261,11 @@ class Solver:
                     g = c.group_of[i]
                     low = (mult[SCORE] * c.score_table[g][last] + mult[HEIGHT] * (c.height[last] - c.height[g])
                            + mult[WHO_FLOATS] * c.bye_rank[i] - (above[last] - above[g]))
-                    if d[i] + d[c.bye] > 2 * low:
+                    if screen[i] + screen[c.bye] > 2 * low:
                         takers.append(i)
                 exact(np.array(takers, dtype=np.int64), np.full(len(takers), c.bye, dtype=np.int64))
             flush()
-        bad.sort()
-        return bad
+        return sorted(bad + near)
 
     def _check_group(self, g: int, m: Matcher, d: Sequence[int], nest: Nesting | None,
                      exact: Callable[[np.ndarray, np.ndarray], None]) -> None:
