@@ -8,10 +8,11 @@ linear programme's dual gives each block a value ``y_A`` with ``y_A + y_B <= C_A
 included, where a block has two players), and the dual's optimum is the primal's.
 
 That dual comes from a transport problem, the bipartite double cover: every block is a source of its players
-and a sink of as many, any source ships to any sink at ``C_AB``. Its optimal flow (networkx's network simplex,
-exact in integers) and the potentials of its residual graph give ``u_A + v_B <= C_AB``, with equality wherever
-the flow runs; ``y_A = (u_A + v_A) / 2`` keeps every block pair's constraint (the mean of ``u_A + v_B <= C_AB``
-and ``u_B + v_A <= C_BA``) and sums, over the players, to half the transport's cost: the fractional optimum.
+and a sink of as many, any source ships to any sink at ``C_AB``. Its optimal flow (the network simplex of
+:mod:`.simplex`, exact in integers) and the potentials of its residual graph give ``u_A + v_B <= C_AB``, with
+equality wherever the flow runs; ``y_A = (u_A + v_A) / 2`` keeps every block pair's constraint (the mean of
+``u_A + v_B <= C_AB`` and ``u_B + v_A <= C_BA``) and sums, over the players, to half the transport's cost: the
+fractional optimum.
 
 The next levels, float balance and who floats (RULES.md 2.5), are each player's own: a player who floats up (meets
 a lower-ranked group) pays its up cost, one who floats down its down cost, one who stays in its group nothing.
@@ -33,8 +34,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import final
 
-import networkx as nx
 import numpy as np
+
+from .simplex import NoFlow, cheapest_flow
 
 __all__ = ["DOWN", "STAY", "UP", "BlockDuals", "block_duals"]
 
@@ -84,7 +86,7 @@ def block_duals(counts: Sequence[int], costs: np.ndarray, rank: Sequence[int | N
 
     The top duals are integers, ``s_A + s_B <= 2 * costs[A, B]`` for every two blocks that may meet (A = B where
     it holds two players or more), and ``sum(counts[A] * s_A)`` is twice the fractional optimum. Raises
-    :class:`networkx.NetworkXUnfeasible` where no fractional pairing exists (the solver's blocks may all meet, so
+    :class:`.simplex.NoFlow` where no fractional pairing exists (the solver's blocks may all meet, so
     it always has one).
 
     Two players of group 0 and two of group 1 (one block each), pairs inside a group dearer: both pairs float,
@@ -131,25 +133,20 @@ def _top_flow(counts: Sequence[int], costs: np.ndarray, allowed: np.ndarray, fir
     at 2,000 and 8,000 players as all pairs did (one apart: 2% more)."""
     k = len(counts)
     arcs = first.copy()
+    demands = [d for a in range(k) for d in (-int(counts[a]), int(counts[a]))]  # block a: source 2a, sink 2a + 1
     while True:
-        graph = nx.DiGraph()
-        for a in range(k):
-            graph.add_node(a, demand=-int(counts[a]))
-            graph.add_node(k + a, demand=int(counts[a]))
-        for a, b in zip(*(x.tolist() for x in np.nonzero(arcs))):
-            graph.add_edge(a, k + b, weight=int(costs[a, b]))
+        joined = list(zip(*(x.tolist() for x in np.nonzero(arcs))))
         try:
-            _, flow = nx.network_simplex(graph)
-        except nx.NetworkXUnfeasible:
+            flow = cheapest_flow(demands, [(2 * a, 2 * b + 1, int(costs[a, b]), None) for a, b in joined])
+        except NoFlow:
             if (arcs == allowed).all():
                 raise
             arcs = allowed.copy()
             continue
         shipped = np.zeros((k, k), dtype=np.int64)
-        for a in range(k):
-            for b, amount in flow[a].items():
-                shipped[a, b - k] = amount
-        residual = [(a, k + b, int(costs[a, b])) for a, b in zip(*(x.tolist() for x in np.nonzero(arcs)))]
+        for (a, b), amount in zip(joined, flow):
+            shipped[a, b] = amount
+        residual = [(a, k + b, int(costs[a, b])) for a, b in joined]
         residual += [(k + b, a, -int(costs[a, b])) for a, b in zip(*(x.tolist() for x in np.nonzero(shipped > 0)))]
         label = _labels(2 * k, residual)
         source, sink = [-x for x in label[:k]], label[k:]
@@ -194,7 +191,16 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
     def node(block: int, side: int, role: int) -> int:
         return 8 * block + 4 * side + role
 
-    graph = nx.MultiDiGraph()
+    order: dict[int, int] = {}
+    """Each node's place in the simplex, in the order the nodes first come up below."""
+    arcs: list[tuple[int, int, int, int | None]] = []
+    demand: dict[int, int] = {}
+
+    def arc(tail: int, head: int, weight: int, capacity: int | None = None) -> None:
+        order.setdefault(tail, len(order))
+        order.setdefault(head, len(order))
+        arcs.append((tail, head, weight, capacity))
+
     taken: set[tuple[int, int, int]] = set()
     """The roles that some tight block pair joins (block, side, role): only those get their players' arcs."""
     for a, b in tight:
@@ -203,11 +209,12 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
             one, two = STAY, STAY
         else:
             one, two = (DOWN, UP) if ra < rb else (UP, DOWN)
-        graph.add_edge(node(a, 0, one), node(b, 1, two), weight=0)
+        arc(node(a, 0, one), node(b, 1, two), 0)
         taken.update(((a, 0, one), (b, 1, two)))
     for a in range(k):
-        graph.add_node(node(a, 0, 3), demand=-int(counts[a]))
-        graph.add_node(node(a, 1, 3), demand=int(counts[a]))
+        for side, amount in ((0, -int(counts[a])), (1, int(counts[a]))):
+            order.setdefault(node(a, side, 3), len(order))
+            demand[node(a, side, 3)] = amount
         for role, values in ((UP, up[a]), (DOWN, down[a]), (STAY, [0] * int(counts[a]))):
             width: dict[int, int] = defaultdict(int)
             ordered = sorted(values)
@@ -217,23 +224,25 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
                 width[int(ordered[room[a]])] += len(ordered) - room[a]
             for cost, players in width.items():
                 if (a, 0, role) in taken:
-                    graph.add_edge(node(a, 0, 3), node(a, 0, role), weight=cost, capacity=players)
+                    arc(node(a, 0, 3), node(a, 0, role), cost, players)
                 if (a, 1, role) in taken:
-                    graph.add_edge(node(a, 1, role), node(a, 1, 3), weight=cost, capacity=players)
-    _, flow = nx.network_simplex(graph)
+                    arc(node(a, 1, role), node(a, 1, 3), cost, players)
+    first: dict[tuple[int, int], int] = {}
+    for tail, head, _, _ in arcs:
+        first.setdefault((tail, head), len(first))
+    arcs.sort(key=lambda x: (order[x[0]], first[x[0], x[1]]))  # by tail, then head as they came: stable
+    flow = cheapest_flow([demand.get(v, 0) for v in order],
+                         [(order[tail], order[head], weight, capacity) for tail, head, weight, capacity in arcs])
     cheapest: dict[tuple[int, int], int] = {}
     """The residual graph: between two nodes, the cheapest arc with room left, and the way back along the
     dearest arc with flow (parallel arcs of one player role are used cheapest first)."""
     pairs = np.zeros((k, k), dtype=np.int64)
-    for tail, heads in flow.items():
-        for head, keyed in heads.items():
-            for key, amount in keyed.items():
-                data = graph[tail][head][key]
-                for there, back, cost in ((tail, head, data["weight"]), (head, tail, -data["weight"])):
-                    if (amount > 0 if back == tail else amount < data.get("capacity", amount + 1)):
-                        cheapest[there, back] = min(cost, cheapest.get((there, back), cost))
-                if tail % 4 != 3 and head % 4 != 3:
-                    pairs[tail // 8, head // 8] += amount
+    for (tail, head, weight, capacity), amount in zip(arcs, flow):
+        for there, back, cost in ((tail, head, weight), (head, tail, -weight)):
+            if (amount > 0 if back == tail else capacity is None or amount < capacity):
+                cheapest[there, back] = min(cost, cheapest.get((there, back), cost))
+        if tail % 4 != 3 and head % 4 != 3:
+            pairs[tail // 8, head // 8] += amount
     label = _labels(8 * k, [(a, b, cost) for (a, b), cost in cheapest.items()])
     source = [tuple(-label[node(a, 0, r)] if (a, 0, r) in taken else None for r in (UP, DOWN, STAY))
               for a in range(k)]
