@@ -37,7 +37,8 @@ def networks(draw: st.DrawFn) -> nx.DiGraph:
         for a in range(n):
             for b in range(n):
                 if demand[a] < 0 < demand[b]:
-                    graph.add_edge(a, b, weight=draw(st.integers(0, top)))
+                    key = graph.add_edge(a, b, weight=draw(st.integers(0, top)))
+                    (graph.edges[a, b, key] if graph.is_multigraph() else graph.edges[a, b]).pop("capacity", None)
     return graph
 
 
