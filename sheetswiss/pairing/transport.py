@@ -192,7 +192,9 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
         return 8 * block + 4 * side + role
 
     order: dict[int, int] = {}
-    """Each node's place in the simplex, in the order the nodes first come up below."""
+    """Each node's place in the simplex, in the order the nodes first come up below. The arcs go by tail in that
+    order, then by head as each first came: the simplex's choice among the cheapest flows follows the order
+    (:mod:`.simplex`), and the start's figures were measured on this one."""
     arcs: list[tuple[int, int, int, int | None]] = []
     demand: dict[int, int] = {}
 
@@ -230,7 +232,7 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
     first: dict[tuple[int, int], int] = {}
     for tail, head, _, _ in arcs:
         first.setdefault((tail, head), len(first))
-    arcs.sort(key=lambda x: (order[x[0]], first[x[0], x[1]]))  # by tail, then head as they came: stable
+    arcs.sort(key=lambda x: (order[x[0]], first[x[0], x[1]]))  # stable: parallel arcs as they came
     flow = cheapest_flow([demand.get(v, 0) for v in order],
                          [(order[tail], order[head], weight, capacity) for tail, head, weight, capacity in arcs])
     cheapest: dict[tuple[int, int], int] = {}
