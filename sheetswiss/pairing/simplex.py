@@ -204,8 +204,7 @@ def cheapest_flow(demands: Sequence[int], arcs: Sequence[tuple[int, int, int, in
             nodes, through = path(p, top)
             nodes.reverse()
             through.reverse()
-            if through != [i]:
-                through.append(i)
+            through.append(i)  # never a tree arc: those price 0
             down_nodes, down = path(q, top)
             nodes += down_nodes[:-1]
             through += down
