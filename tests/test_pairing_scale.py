@@ -623,9 +623,13 @@ def test_a_capped_run_that_leaves_out_slack_edges_ends_as_one_that_scans_them(se
 
 class _CheckedTops(Matcher):
     """A matcher that checks each :meth:`Matcher.outermost` against the walk up the parents from the vertex itself,
-    and counts the look-ups whose first step jumps past a parent (:attr:`Matcher._jump`)."""
+    and counts the look-ups whose first step jumps past a parent (:attr:`Matcher._jump`) and those whose noted
+    blossom has opened since (:attr:`Matcher._seen`); and checks each child that :meth:`Matcher._entered` finds
+    against the walk up the parents, counting those it took from the blossoms listed before."""
 
     jumped = 0
+    opened = 0
+    listed = 0
 
     def outermost(self, v: int) -> int:
         t = v
@@ -635,16 +639,28 @@ class _CheckedTops(Matcher):
         j = self._jump[cached]
         _CheckedTops.jumped += (self.parent[cached] not in (-1, j) and j != cached and bool(self.childs[j])
                                 and self._born[j] == self._stamp[cached])
+        _CheckedTops.opened += self._born[cached] != self._seen[v]
         found = super().outermost(v)
+        assert found == t
+        return found
+
+    def _entered(self, v: int, b: int) -> int:
+        t = v
+        while self.parent[t] != b:
+            t = self.parent[t]
+        last, above = self._above
+        _CheckedTops.listed += last == v and len(above) > 1 and above[-1][0] == b
+        found = super()._entered(v, b)
         assert found == t
         return found
 
 
 def test_the_outermost_blossom_is_found_through_jumps_as_through_parents() -> None:
     """Small weights make blossoms nest deep, tree after tree: every look-up of a vertex's top-level blossom that
-    jumps over the levels it compressed before finds the blossom the parents lead to, through expansions and a
-    restore (the blossoms closed since the save opened, the saved ones closed again), and the runs end in
-    networkx's minimum."""
+    jumps over the levels it compressed before, or starts again from the vertex where the blossom it noted has
+    opened, finds the blossom the parents lead to, through expansions and a restore (the blossoms closed since the
+    save opened, the saved ones closed again); each expansion finds the child holding the vertex it was entered
+    by, from the blossoms listed at an expansion before where it can; and the runs end in networkx's minimum."""
     for seed in range(40):
         rng = random.Random(seed)
         n = rng.choice([14, 24, 40, 80])
@@ -659,6 +675,8 @@ def test_the_outermost_blossom_is_found_through_jumps_as_through_parents() -> No
         cost = sum(w for (u, v), w in weights.items() if m.mate[u] == v)
         assert cost == sum(weights[e] for e in best) == m.dual()
     assert _CheckedTops.jumped > 100
+    assert _CheckedTops.opened > 100
+    assert _CheckedTops.listed > 10
 
 
 class _CheckedExpansions(Matcher):
