@@ -549,7 +549,7 @@ def test_a_flattened_matcher_keeps_its_duals_feasible_without_blossoms() -> None
         flattened += 1
         held = sum(1 for b in range(m.n, 2 * m.n) if m.childs[b] and m.z[b] > 0)
         m.flatten()
-        assert all(x == -1 for x in m.parent) and not m.nested()
+        assert all(m.parent[v] == -1 for v in range(m.n)) and not m.nested()
         for (u, v), w in weights.items():
             assert w - m.p[u] - m.p[v] >= 0 and (m.mate[u] != v or w == m.p[u] + m.p[v])
         assert 0 < m.mate.count(-1) <= 2 * held
@@ -623,13 +623,15 @@ def test_a_capped_run_that_leaves_out_slack_edges_ends_as_one_that_scans_them(se
 
 class _CheckedTops(Matcher):
     """A matcher that checks each :meth:`Matcher.outermost` against the walk up the parents from the vertex itself,
-    and counts the look-ups whose first step jumps past a parent (:attr:`Matcher._jump`) and those whose noted
-    blossom has opened since (:attr:`Matcher._seen`); and checks each child that :meth:`Matcher._entered` finds
-    against the walk up the parents, counting those it took from the blossoms listed before."""
+    counting the look-ups whose first step jumps past a parent (:attr:`Matcher._jump`) and those whose noted
+    blossom has opened since (:attr:`Matcher._opened`); that no vertex notes an opened blossom once they are made
+    spare again (:meth:`Matcher._reuse`); and each child that :meth:`Matcher._entered` finds, against the walk up
+    the parents, counting those it took from the blossoms listed before."""
 
     jumped = 0
     opened = 0
     listed = 0
+    reused = 0
 
     def outermost(self, v: int) -> int:
         t = v
@@ -639,10 +641,15 @@ class _CheckedTops(Matcher):
         j = self._jump[cached]
         _CheckedTops.jumped += (self.parent[cached] not in (-1, j) and j != cached and bool(self.childs[j])
                                 and self._born[j] == self._stamp[cached])
-        _CheckedTops.opened += self._born[cached] != self._seen[v]
+        _CheckedTops.opened += self.parent[cached] == cached
         found = super().outermost(v)
         assert found == t
         return found
+
+    def _reuse(self) -> None:
+        super()._reuse()
+        _CheckedTops.reused += 1
+        assert all(self.parent[self.top[v]] != self.top[v] for v in range(self.n))
 
     def _entered(self, v: int, b: int) -> int:
         t = v
@@ -658,9 +665,10 @@ class _CheckedTops(Matcher):
 def test_the_outermost_blossom_is_found_through_jumps_as_through_parents() -> None:
     """Small weights make blossoms nest deep, tree after tree: every look-up of a vertex's top-level blossom that
     jumps over the levels it compressed before, or starts again from the vertex where the blossom it noted has
-    opened, finds the blossom the parents lead to, through expansions and a restore (the blossoms closed since the
-    save opened, the saved ones closed again); each expansion finds the child holding the vertex it was entered
-    by, from the blossoms listed at an expansion before where it can; and the runs end in networkx's minimum."""
+    opened (such blossoms reused once every vertex was looked up anew), finds the blossom the parents lead to,
+    through expansions and a restore (the blossoms closed since the save opened, the saved ones closed again);
+    each expansion finds the child holding the vertex it was entered by, from the blossoms listed at an expansion
+    before where it can; and the runs end in networkx's minimum."""
     for seed in range(40):
         rng = random.Random(seed)
         n = rng.choice([14, 24, 40, 80])
@@ -677,6 +685,7 @@ def test_the_outermost_blossom_is_found_through_jumps_as_through_parents() -> No
     assert _CheckedTops.jumped > 100
     assert _CheckedTops.opened > 100
     assert _CheckedTops.listed > 10
+    assert _CheckedTops.reused > 10
 
 
 class _CheckedExpansions(Matcher):

@@ -82,7 +82,6 @@ class Saved:
     p: list[int]
     mate: list[int]
     top: list[int]
-    seen: list[int]
     parent: list[int]
     childs: list[list[int]]
     links: list[list[tuple[int, int]]]
@@ -92,6 +91,7 @@ class Saved:
     held: list[list[int]]
     born: list[int]
     spare: list[int]
+    opened: list[int]
 
 
 class Matcher:
@@ -109,14 +109,9 @@ class Matcher:
         size = 2 * n
         self.top = list(range(n))
         """A blossom holding each vertex (or the vertex itself), the top-level one when :meth:`outermost` last
-        found it, trusted while that blossom stands (``_seen``); the top-level one is found from there by following
-        ``parent``, so neither closing nor opening a blossom relabels its vertices."""
-        self._seen = [0] * n
-        """The closing (``_born``) of each vertex's ``top`` when it was noted (0 for the vertex itself): a blossom
-        that opens gets ``_born`` -1, so the vertices that named it search again from themselves. Opening a
-        blossom nested hundreds deep (a ring closed two vertices at a time) one level at a time relabelled all of
-        it at each level: at 8,000 players under ``sides: single`` after a random history, 56 million
-        relabellings in 18,000 expansions, two CPU seconds."""
+        found it; the top-level one is found from there by following ``parent``, so neither closing nor opening a
+        blossom relabels its vertices (an opened one's vertices that named it search again from themselves,
+        :attr:`_opened`)."""
         self.parent = [-1] * size
         self.childs: list[list[int]] = [[] for _ in range(size)]
         """Sub-blossoms of a blossom round its odd cycle, the one holding the base first."""
@@ -127,6 +122,12 @@ class Matcher:
         self.size = [1] * n + [0] * n
         """Vertices in each blossom."""
         self._spare = list(range(size - 1, n - 1, -1))
+        self._opened: list[int] = []
+        """Blossoms opened since the vertices' ``top`` were last all found anew: each is its own ``parent`` (so the
+        look-ups that find one in ``top`` take the slow way, :meth:`outermost`) and is not reused until then
+        (:meth:`_reuse`). Opening a blossom nested hundreds deep (a ring closed two vertices at a time) one level at a
+        time relabelled all of it at each level: at 8,000 players under ``sides: single`` after a random history,
+        56 million relabellings in 18,000 expansions, two CPU seconds."""
         self._label = [0] * size
         self._via: list[tuple[int, int] | None] = [None] * size
         """The edge that labelled a blossom: (vertex of its tree parent, vertex in it)."""
@@ -254,18 +255,18 @@ class Matcher:
     def saved(self) -> Saved:
         """The duals and the matching, to go back to (:meth:`restore`) after edges are added that they keep
         feasible: potentials, mates and the blossoms (the edges are not saved)."""
-        return Saved(self.p[:], self.mate[:], self.top[:], self._seen[:], self.parent[:], [x[:] for x in self.childs],
+        return Saved(self.p[:], self.mate[:], self.top[:], self.parent[:], [x[:] for x in self.childs],
                      [x[:] for x in self.links], self.base[:], self.z[:], self.size[:], [x[:] for x in self._held],
-                     self._born[:], self._spare[:])
+                     self._born[:], self._spare[:], self._opened[:])
 
     def restore(self, saved: Saved) -> None:
         """Go back to the duals and matching of :meth:`saved` (a copy of them: the same ``saved`` can be restored
         again), keeping every edge added since."""
         self.p, self.mate, self.top, self.parent = saved.p[:], saved.mate[:], saved.top[:], saved.parent[:]
-        self._seen = saved.seen[:]
         self.childs, self.links = [x[:] for x in saved.childs], [x[:] for x in saved.links]
         self.base, self.z, self.size = saved.base[:], saved.z[:], saved.size[:]
         self._held, self._born, self._spare = [x[:] for x in saved.held], saved.born[:], saved.spare[:]
+        self._opened = saved.opened[:]
         self._outside = {}
 
     def flatten(self) -> None:
@@ -344,7 +345,7 @@ class Matcher:
         self.p[v] -= drop
 
     def _free(self, b: int) -> None:
-        self._born[b] = -1  # no vertex's ``top`` or blossom's ``_jump`` names it any more
+        self.parent[b] = b  # opened (:attr:`_opened`)
         self.childs[b] = []
         self._held[b] = []
         self.links[b] = []
@@ -354,7 +355,17 @@ class Matcher:
         self._label[b] = 0
         self._via[b] = None
         self._outside.pop(b, None)
-        self._spare.append(b)
+        self._opened.append(b)
+
+    def _reuse(self) -> None:
+        """Find every vertex's top-level blossom anew (:meth:`outermost`), so that no ``top`` names an opened blossom,
+        and make the opened ones spare."""
+        for v in range(self.n):
+            self.outermost(v)
+        for b in self._opened:
+            self.parent[b] = -1
+        self._spare.extend(self._opened)
+        self._opened = []
 
     # -- reductions and bids before the stages ---------------------------------------------------------
 
@@ -448,19 +459,15 @@ class Matcher:
 
     def outermost(self, v: int) -> int:
         """The top-level blossom holding vertex ``v`` (``v`` itself when none): up the parents from the blossom found
-        last for ``v`` (from ``v`` where that one has opened since, :attr:`_seen`), taking each level's jump where it
+        last for ``v`` (from ``v`` where that one has opened since, :attr:`_opened`), taking each level's jump where it
         holds (:attr:`_jump`), and every level passed then jumps to the one found (path compression, as in a
         union-find)."""
         t = self.top[v]
-        parent, born = self.parent, self._born
-        if born[t] != self._seen[v]:  # that blossom has opened since: from the vertex itself
-            t = v
-            if parent[v] == -1:
-                self.top[v] = v
-                self._seen[v] = 0
-                return v
+        parent = self.parent
         if parent[t] != -1:
-            jump, stamp, childs = self._jump, self._stamp, self.childs
+            if parent[t] == t:  # that blossom has opened since (:attr:`_opened`): from the vertex itself
+                t = v
+            jump, stamp, born, childs = self._jump, self._stamp, self._born, self.childs
             path = []
             while parent[t] != -1:
                 path.append(t)
@@ -471,7 +478,6 @@ class Matcher:
                 jump[x] = t
                 stamp[x] = b
             self.top[v] = t
-            self._seen[v] = b
         return t
 
     def _pot(self, v: int) -> int:
@@ -560,8 +566,7 @@ class Matcher:
     def _scan(self, v: int, edges: Iterable[tuple[int, int]] | None = None) -> None:
         """Queue the edges of a new outer vertex ``v`` (or those of ``edges``, its edges that leave its blossom),
         and note the slack of its edges into inner blossoms."""
-        top, seen, born = self.top, self._seen, self._born
-        parent, label, since, p, n = self.parent, self._label, self._since, self.p, self.n
+        top, parent, label, since, p, n = self.top, self.parent, self._label, self._since, self.p, self.n
         delta, best, slack, heap, push = self._delta, self._best, self._slack, self._heap, heapq.heappush
         mate, base, limit = self.mate, self.base, self._limit
         bv = self.outermost(v)
@@ -571,7 +576,7 @@ class Matcher:
         count = self._count
         for u, w in self._edges(v) if edges is None else edges:
             bu = top[u]
-            if parent[bu] != -1 or born[bu] != seen[u]:
+            if parent[bu] != -1:
                 bu = self.outermost(u)
             lab = label[bu]
             if not lab:
@@ -715,6 +720,8 @@ class Matcher:
         side_a, side_b = climb(top(a)), climb(top(b))
         childs = [lca, *(x for x, _ in reversed(side_a)), *(x for x, _ in side_b)]
         links = [*(e for _, e in reversed(side_a)), (a, b), *((e[1], e[0]) for _, e in side_b)]
+        if not self._spare:
+            self._reuse()
         nb = self._spare.pop()
         self.childs[nb], self.links[nb] = childs, links
         held: list[int] = []
