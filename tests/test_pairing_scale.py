@@ -28,7 +28,7 @@ from sheetswiss.pairing.simplex import NoFlow
 from sheetswiss.pairing.solver import _SHORTLIST, Solver
 from sheetswiss.pairing.state import round_state
 from sheetswiss.pairing.swiss import _solve
-from sheetswiss.pairing.transport import block_duals
+from sheetswiss.pairing.transport import block_duals, pairing_duals
 from sheetswiss.results import Result
 from sheetswiss.settings import Settings
 
@@ -1509,6 +1509,31 @@ def test_block_duals_are_feasible_and_optimal(blocks: list[tuple[int, int]], rng
                         assert potential[a][i] + potential[b][j] <= 2 * cost
     optimum = _cover_cost(counts, costs, role, spread)
     assert sum(map(sum, potential)) == optimum if room is None else sum(map(sum, potential)) <= optimum
+
+
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=8), st.randoms(use_true_random=False))
+@settings(max_examples=80, deadline=None)
+def test_pairing_duals_are_feasible_and_optimal(counts: list[int], rng: random.Random) -> None:
+    """:func:`.transport.pairing_duals` on random classes whose pairs cost a hard and a preference level as
+    ``colours: alternate`` prices them (multipliers beyond 64 bits, :meth:`.Solver._class_lifts`): every two
+    classes that may meet keep ``s_A + s_B <= 2 C_AB``, and the duals' total is the double cover's cheapest
+    transport by networkx (strong duality: the duals are optimal)."""
+    if sum(counts) % 2:
+        counts[0] += 1
+    k = len(counts)
+    hard, pref = 2**105, 2**51
+    costs = np.zeros((k, k), dtype=object)
+    for a in range(k):
+        for b in range(a, k):
+            costs[a, b] = costs[b, a] = rng.randrange(3) * hard + rng.randrange(2) * pref
+    if k == 1 and counts[0] < 2:
+        counts[0] = 2
+    duals = pairing_duals(counts, costs.tolist())
+    for a in range(k):
+        for b in range(k):
+            if a != b or counts[a] > 1:
+                assert duals[a] + duals[b] <= 2 * costs[a, b]
+    assert sum(c * d for c, d in zip(counts, duals)) == _cover_cost(counts, costs)
 
 
 @pytest.mark.usefixtures("sparse_only")

@@ -107,7 +107,7 @@ from .blossom import SPLIT, Matcher, Nesting, Saved
 from .costs import DRAWS, Costs, best_colours, pair_draw
 from .levels import BALANCE, COLOUR_HARD, COLOUR_PREF, HEIGHT, LEVELS, PATTERN, SCORE, WHO_FLOATS
 from .state import RoundState
-from .transport import block_duals
+from .transport import block_duals, pairing_duals
 
 if TYPE_CHECKING:
     from ..model import Event
@@ -181,6 +181,10 @@ seconds, 6 took 4.0 and 8 took 3.8 (after a history with Player A by a coin 6.3,
 _BELOW = 48
 """Under ``within_group: random`` the check keeps each large group's pairs of draw below the one that this many
 partners of each player fall under on average (:meth:`Solver._check_drawn`)."""
+_SHORT = 4
+"""Preferences by which a group's colour rings price its colour levels below its colour kinds' fractional pairing,
+from which the rings take that pairing's duals as their lifts (:meth:`Solver._class_lifts`)."""
+
 _CHUNK = 64
 """Players of a group that :meth:`Solver._check_drawn` bounds together."""
 _WHOLE = 30_000
@@ -796,9 +800,10 @@ class Solver:
             breach = self._colour_ring(g, [v for v in nodes if v in lifted][:len(lifted) & ~1], lifted)
             held = {v for pair in breach[0] for v in pair} if breach is not None else set()
             ring = self._colour_ring(g, [v for v in nodes if v not in held], lifted)
+            self._class_lifts(nodes, [found[1:] for found in (ring, breach) if found is not None])
             for found in (ring, breach):
                 if found is not None:
-                    (self._rings if found is ring else apart).append(found)
+                    (self._rings if found is ring else apart).append(found[:2])
                     one, two = self._ring_edges(found[0])
                     rows.append(one)
                     cols.append(two)
@@ -813,6 +818,40 @@ class Solver:
         if not rows:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         return np.concatenate(rows), np.concatenate(cols)
+
+    def _class_lifts(self, nodes: Sequence[int], rings: Sequence[tuple[dict[int, int], dict[int, int]]]) -> None:
+        """Under ``colours: alternate``, each ring potential's colour lift replaced by its colour kind's dual in the
+        cheapest fractional pairing of the kinds of ``nodes`` (a group's players but its floats, each ring's players
+        given as its potentials and its lifts, :meth:`_colour_ring`), where the rings' lifts add up to less than
+        those duals by ``_SHORT`` pairs' preference or more.
+
+        Within a group the colour levels of a pair depend only on the two players' colour kinds (the colours each
+        may take and its due one, :func:`.costs.best_colours`), so the kinds' fractional pairing (:func:`.transport.
+        pairing_duals`) bounds the group's colour costs from below, and its duals are the largest such bound that
+        potentials equal within a kind can give. The rings' lifts price each class by its ring's colour counts:
+        where players who may not take their due colour (who pay the preference with anyone) are many, they count
+        as the colour they take, and the ring lifts the wrong class. After a history with Player A by a coin, at
+        8,000 players in round 12, a group of 1,002 had 45 players due White who may only take Black and 24 the
+        other way round: its rings priced the group's colour levels 18 preferences short, and 18 searches each
+        rose by a preference across 900 players; with the duals, none did (0.7 of 1.7 CPU seconds of the first
+        solve's searches). Where the rings fall short by less, their lifts measured as fast or faster: the
+        fractional pairing has many optima, and the one taken may lift a class that the ring pairs evenly (at
+        8,000 players with Player A the one with fewer White games, lifting such a group by the duals cost a
+        quarter more blossoms labelled)."""
+        c = self.c
+        if not rings:
+            return
+        kinds, counts = np.unique(c._colour_kind[np.array(nodes, dtype=np.int64)], return_counts=True)
+        hard, pref = c.multipliers[COLOUR_HARD] & ~1, c.multipliers[COLOUR_PREF] & ~1
+        table = c._kind_colours[np.ix_(kinds, kinds)]
+        costs = [[x // 2 * hard + x % 2 * pref for x in row] for row in table.tolist()]
+        dual = dict(zip(kinds.tolist(), pairing_duals(counts.tolist(), costs)))
+        lift = {v: dual[kind] for _, lifts in rings for v, kind in zip(lifts, c._colour_kind[list(lifts)].tolist())}
+        if sum(lift.values()) - sum(x for _, lifts in rings for x in lifts.values()) < 2 * _SHORT * pref:
+            return
+        for pot, lifts in rings:
+            for v, x in lifts.items():
+                pot[v] += lift[v] - x
 
     def _floaters(self) -> list[tuple[int, int]]:
         """The float that each odd boundary k most likely holds (RULES.md 2.5): the player of group k + 1 who floats
@@ -853,9 +892,10 @@ class Solver:
         return out
 
     def _colour_ring(self, g: int, nodes: Sequence[int], lifted: Collection[int] = ()
-                     ) -> tuple[list[tuple[int, int]], dict[int, int]] | None:
+                     ) -> tuple[list[tuple[int, int]], dict[int, int], dict[int, int]] | None:
         """The pairs and start potentials of group ``g``'s players ``nodes`` under ``colours: alternate`` with
-        ``slide`` (RULES.md 2.5, 2.10), or ``None`` for a ring too small or odd.
+        ``slide`` (RULES.md 2.5, 2.10), and the part of each potential that is its lift at the colour levels, or
+        ``None`` for a ring too small or odd.
 
         * **A ring.** With ``L = 2 * half``, the slide's pattern cost of places p < q, ``|q - p - half|``, is the
           distance on a circle of L places between ``p + half`` (p's antipode) and q: the slide pairs players as
@@ -954,12 +994,12 @@ class Solver:
             held = np.array(nodes, dtype=np.int64)
             self._extra.append(_product(held[forced_white].tolist(), held[forced_black].tolist()))
         hard = c.multipliers[COLOUR_HARD] & ~1
-        pot = {v: twice * int(x) + int(y) + (hard if v in lifted else 0)
-               for v, x, y in zip(nodes, value.tolist(), lifts.tolist())}
+        lift_of = {v: int(y) + (hard if v in lifted else 0) for v, y in zip(nodes, lifts.tolist())}
+        pot = {v: twice * int(x) + lift_of[v] for v, x in zip(nodes, value.tolist())}
         pairs = [(nodes[a], nodes[b]) for a, b in zip(src.tolist(), snk.tolist())]
         self._ring_draws(np.array(nodes, dtype=np.int64)[src], np.array(nodes, dtype=np.int64)[snk],
                          anti[src], pos[snk], unrolled, phi)
-        return pairs, pot
+        return pairs, pot, lift_of
 
     def _ring_draws(self, src: np.ndarray, snk: np.ndarray, at: np.ndarray, to: np.ndarray, unrolled: np.ndarray,
                     phi: np.ndarray) -> None:

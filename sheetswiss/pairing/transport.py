@@ -133,11 +133,10 @@ def _top_flow(counts: Sequence[int], costs: np.ndarray, allowed: np.ndarray, fir
     at 2,000 and 8,000 players as all pairs did (one apart: 2% more)."""
     k = len(counts)
     arcs = first.copy()
-    demands = [d for a in range(k) for d in (-int(counts[a]), int(counts[a]))]  # block a: source 2a, sink 2a + 1
     while True:
         joined = list(zip(*(x.tolist() for x in np.nonzero(arcs))))
         try:
-            flow = cheapest_flow(demands, [(2 * a, 2 * b + 1, int(costs[a, b]), None) for a, b in joined])
+            flow, source, sink = _cover(counts, [(a, b, int(costs[a, b])) for a, b in joined])
         except NoFlow:
             if (arcs == allowed).all():
                 raise
@@ -146,15 +145,43 @@ def _top_flow(counts: Sequence[int], costs: np.ndarray, allowed: np.ndarray, fir
         shipped = np.zeros((k, k), dtype=np.int64)
         for (a, b), amount in zip(joined, flow):
             shipped[a, b] = amount
-        residual = [(a, k + b, int(costs[a, b])) for a, b in joined]
-        residual += [(k + b, a, -int(costs[a, b])) for a, b in zip(*(x.tolist() for x in np.nonzero(shipped > 0)))]
-        label = _labels(2 * k, residual)
-        source, sink = [-x for x in label[:k]], label[k:]
         failing = allowed & ~arcs & (np.array(source, dtype=np.int64)[:, None] + np.array(sink, dtype=np.int64)[None, :]
                                      > costs)
         if not failing.any():
             return shipped, source, sink
         arcs |= failing
+
+
+def _cover(counts: Sequence[int], pairs: Sequence[tuple[int, int, int]]) -> tuple[list[int], list[int], list[int]]:
+    """The cheapest flow on the double cover of classes of ``counts`` players (class A a source of its players
+    and a sink of as many) along ``pairs`` (source class, sink class, cost), and its potentials: the flow on each
+    pair, and source and sink labels with ``source[A] + sink[B] <= cost`` on every pair, equal along the flow
+    (its residual graph's, :func:`_labels`). Raises :class:`.simplex.NoFlow` where no flow ships every player."""
+    k = len(counts)
+    demands = [d for a in range(k) for d in (-int(counts[a]), int(counts[a]))]  # class a: source 2a, sink 2a + 1
+    flow = cheapest_flow(demands, [(2 * a, 2 * b + 1, cost, None) for a, b, cost in pairs])
+    residual = [(a, k + b, cost) for a, b, cost in pairs]
+    residual += [(k + b, a, -cost) for (a, b, cost), amount in zip(pairs, flow) if amount > 0]
+    label = _labels(2 * k, residual)
+    return flow, [-x for x in label[:k]], label[k:]
+
+
+def pairing_duals(counts: Sequence[int], costs: Sequence[Sequence[int]]) -> list[int]:
+    """Twice the duals of the cheapest fractional pairing of classes of ``counts`` players, any two of which may
+    meet at ``costs[A][B]`` (symmetric; two players of one class where it has two): ``s_A + s_B <= 2 * costs[A][B]``
+    for every such pair, and ``sum(counts[A] * s_A)`` is twice the fractional optimum. As :func:`block_duals`'s top
+    levels, with every pair of classes joined at once (for a few classes) and costs of any size.
+
+    Three players who may only take White and one who may take either: two of the three must meet each other
+    (dearer) and the third the fourth player:
+
+    >>> pairing_duals([3, 1], [[10, 1], [1, 0]])
+    [10, -8]
+    """
+    k = len(counts)
+    pairs = [(a, b, int(costs[a][b])) for a in range(k) for b in range(k) if a != b or counts[a] > 1]
+    _, source, sink = _cover(counts, pairs)
+    return [x + y for x, y in zip(source, sink)]
 
 
 def _labels(nodes: int, arcs: Sequence[tuple[int, int, int]]) -> list[int]:
