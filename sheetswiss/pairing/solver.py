@@ -484,6 +484,8 @@ class Solver:
         """Under ``sides: single``: the groups whose stayers' ring is more than a ``1 / _WILD`` share wild
         (:meth:`_side_ring`), started at the slide's own pattern potentials."""
         self._floors: dict[tuple[int, int], int] = {}
+        self._parts: dict[int, list[tuple[int, list[int], list[int]]]] = {}
+        """Under ``sides: single``, :meth:`_side_parts` of each group once computed."""
         """Under ``sides: single``, :meth:`_side_floor` of each pair of biases once computed."""
         self._stayers_start: dict[int, tuple[int, int]] | None = None
         """:meth:`_ring_solve` once computed: the start set again after its check takes the same."""
@@ -2460,14 +2462,16 @@ class Solver:
 
     def _side_parts(self, g: int) -> list[tuple[int, list[int], list[int]]]:
         """Under ``sides: single``: group g's players by side bias, each part as (bias, players, their places in
-        the group), in ranking order."""
-        c = self.c
-        parts: dict[int, tuple[list[int], list[int]]] = {}
-        for p, v in enumerate(c.members[g]):
-            who, where = parts.setdefault(c.bias[v], ([], []))
-            who.append(v)
-            where.append(p)
-        return [(bias, who, where) for bias, (who, where) in sorted(parts.items())]
+        the group), in ranking order; worked out once per solve (each check reads every group's twice)."""
+        if g not in self._parts:
+            c = self.c
+            parts: dict[int, tuple[list[int], list[int]]] = {}
+            for p, v in enumerate(c.members[g]):
+                who, where = parts.setdefault(c.bias[v], ([], []))
+                who.append(v)
+                where.append(p)
+            self._parts[g] = [(bias, who, where) for bias, (who, where) in sorted(parts.items())]
+        return self._parts[g]
 
     def _side_floor(self, bx: int, by: int) -> int:
         """The least scaled side cost a pair of side biases ``bx`` and ``by`` can have: the cheaper of its two
