@@ -484,9 +484,9 @@ class Solver:
         """Under ``sides: single``: the groups whose stayers' ring is more than a ``1 / _WILD`` share wild
         (:meth:`_side_ring`), started at the slide's own pattern potentials."""
         self._floors: dict[tuple[int, int], int] = {}
+        """Under ``sides: single``, :meth:`_side_floor` of each pair of biases once computed."""
         self._parts: dict[int, list[tuple[int, list[int], list[int]]]] = {}
         """Under ``sides: single``, :meth:`_side_parts` of each group once computed."""
-        """Under ``sides: single``, :meth:`_side_floor` of each pair of biases once computed."""
         self._stayers_start: dict[int, tuple[int, int]] | None = None
         """:meth:`_ring_solve` once computed: the start set again after its check takes the same."""
         self._changed: np.ndarray | None = None
