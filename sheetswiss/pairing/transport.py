@@ -5,7 +5,9 @@ the two players' score groups and side biases. Grouping the players into *blocks
 pairing's top levels are a fractional b-matching of blocks: ``x_AB >= 0`` pairs between blocks A and B, each
 block's pairs adding up to its players (a pair inside a block counts twice), at least cost ``sum C_AB x_AB``. Its
 linear programme's dual gives each block a value ``y_A`` with ``y_A + y_B <= C_AB`` for every two blocks (A = B
-included, where a block has two players), and the dual's optimum is the primal's.
+included, where a block has two players), and the dual's optimum is the primal's. Under ``colours: alternate`` the
+colour levels of a pair inside a score group likewise depend only on the two players' colour kinds, whose
+fractional pairing's duals :func:`pairing_duals` gives the same way.
 
 That dual comes from a transport problem, the bipartite double cover: every block is a source of its players
 and a sink of as many, any source ships to any sink at ``C_AB``. Its optimal flow (the network simplex of
@@ -38,7 +40,7 @@ import numpy as np
 
 from .simplex import NoFlow, cheapest_flow
 
-__all__ = ["DOWN", "STAY", "UP", "BlockDuals", "block_duals"]
+__all__ = ["DOWN", "STAY", "UP", "BlockDuals", "block_duals", "pairing_duals"]
 
 _ROOM = 16
 """Players of a block's role that get their own arc in the roles' transport beyond half again as many as the
