@@ -827,19 +827,18 @@ class Solver:
         given as its potentials and its lifts, :meth:`_colour_ring`), where the rings' lifts add up to less than
         those duals by ``_SHORT`` pairs' preference or more.
 
-        Within a group the colour levels of a pair depend only on the two players' colour kinds (the colours each
-        may take and its due one, :func:`.costs.best_colours`), so the kinds' fractional pairing (:func:`.transport.
-        pairing_duals`) bounds the group's colour costs from below, and its duals are the largest such bound that
-        potentials equal within a kind can give. The rings' lifts price each class by its ring's colour counts:
-        where players who may not take their due colour (who pay the preference with anyone) are many, they count
-        as the colour they take, and the ring lifts the wrong class. After a history with Player A by a coin, at
-        8,000 players in round 12, a group of 1,002 had 45 players due White who may only take Black and 24 the
-        other way round: its rings priced the group's colour levels 18 preferences short, and 18 searches each
-        rose by a preference across 900 players; with the duals, none did (0.7 of 1.7 CPU seconds of the first
-        solve's searches). Where the rings fall short by less, their lifts measured as fast or faster: the
-        fractional pairing has many optima, and the one taken may lift a class that the ring pairs evenly (at
-        8,000 players with Player A the one with fewer White games, lifting such a group by the duals cost a
-        quarter more blossoms labelled)."""
+        Within a group the colour levels of a pair (RULES.md 2.10: hard limits, then preference) depend only on the two
+        players' colour kinds (the colours each may take and its due one, :func:`.costs.best_colours`), so the kinds'
+        fractional pairing (:func:`.transport.pairing_duals`) bounds the group's colour costs from below, and its duals
+        are the largest such bound that potentials equal within a kind can give. The rings' lifts price each class by
+        its ring's colour counts: where players who may not take their due colour (who pay the preference with anyone)
+        are many, they count as the colour they take, and the ring lifts the wrong class. After a history with Player A
+        by a coin, at 8,000 players in round 12, a group of 1,002 had 45 players due White who may only take Black and
+        24 the other way round: its rings priced the group's colour levels 18 preferences short, and 18 searches each
+        rose by a preference across 900 players; with the duals, none did (0.7 of 1.7 CPU seconds of the first solve's
+        searches). Where the rings fall short by less, their lifts measured as fast or faster: the fractional pairing
+        has many optima, and the one taken may lift a class that the ring pairs evenly (at 8,000 players with Player A
+        the one with fewer White games, lifting such a group by the duals cost a quarter more blossoms labelled)."""
         c = self.c
         if not rings:
             return
