@@ -1713,19 +1713,24 @@ def test_the_check_with_a_margin_lists_every_pair_holding_by_less(n: int, rounds
     assert {(min(i, j), max(i, j)) for slack, i, j in listed if slack < 0} == _failing_pairs(costs, m)
 
 
-def test_once_the_near_pairs_fill_their_list_the_check_lists_the_failing_pairs_alone(
+def test_once_the_near_pairs_fill_their_list_the_check_still_lists_every_failing_pair(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a margin, once the pairs that hold by less fill their list (``_NEAR_MOST``, 2 here), none is listed and
-    the check starts again for failing pairs only (:meth:`Solver._check`): it lists every pair of the complete graph
-    that fails, and nothing else."""
+    """With a margin, the pairs that hold by less stop at ``_NEAR_MOST`` (2 here), and the rest of the check looks
+    for failing pairs only (:meth:`Solver._check`), its scans between groups reading the potentials again: it still
+    lists every pair of the complete graph that fails, and the 2 others listed each hold by less than the margin,
+    outside G'. The pairs are priced as they come (``_NEAR_BATCH`` 1), so that the list fills amid the scans."""
     monkeypatch.setattr(solver, "_NEAR_MOST", 2)
+    monkeypatch.setattr(solver, "_NEAR_BATCH", 1)
     costs, solver_, m = _first_solve_of(_coin_swiss(200, 10, 1, Settings(sides="single")))
     margin = 2 * costs.multipliers[PATTERN]
     listed = solver_._check(m, m.p, margin=margin)
+    assert solver_._dropped == 1
+    near = {(min(i, j), max(i, j)) for slack, i, j in listed if slack >= 0}
     failing = _failing_pairs(costs, m)
     assert failing and len(_failing_pairs(costs, m, margin) - failing - set(solver_.edges)) > 2  # the case occurred
-    assert all(slack < 0 for slack, _, _ in listed)
-    assert {(min(i, j), max(i, j)) for _, i, j in listed} == failing
+    assert len(near) == 2 and not near & set(solver_.edges)
+    assert near <= _failing_pairs(costs, m, margin) - failing
+    assert {(min(i, j), max(i, j)) for slack, i, j in listed if slack < 0} == failing
 
 
 class _NearJoined(Solver):

@@ -166,7 +166,7 @@ G' with the failing ones (:meth:`Solver._check_near`)."""
 _NEAR_MOST = 1024
 """The most such pairs a check lists (400 to 830 where they saved a try, at 8,000 players): beyond, a blossom's
 worth of pairs holds that closely (after a random history at 8,000 players, 100,000 of them, listed in 0.44 CPU
-seconds), too many to add, and the check starts again for failing pairs only (:meth:`Solver._check`)."""
+seconds), too many to add, and the rest of the check looks for failing pairs only (:meth:`Solver._check`)."""
 _NEAR_BATCH = 1 << 12
 """While near pairs are listed, the check prices the pairs it gathers this many at a time (else 65,536), so that a
 list that fills is found before many more are priced."""
@@ -207,10 +207,6 @@ def _positive(high: np.ndarray, low: np.ndarray) -> np.ndarray:
 
 class _Enough(Exception):
     """Enough violated pairs are listed."""
-
-
-class _Full(Exception):
-    """The near pairs fill their list (:meth:`Solver._check`)."""
 
 
 @final
@@ -498,6 +494,9 @@ class Solver:
         """:meth:`_ring_solve` once computed: the start set again after its check takes the same."""
         self._changed: np.ndarray | None = None
         """While :meth:`_check` looks only at the pairs with a changed end: whether each node's end changed."""
+        self._dropped = 0
+        """How many times a check's lifted potentials came down to the true ones (its near pairs filled their list),
+        so that a scan that read them beforehand reads them again (:meth:`_check_side_across`)."""
         self._low_draws: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, int]] = {}
         """Under ``within_group: random``, each large group's pairs of low draw (:meth:`_lowest_draws`): their places
         (the first above the second), their draws, and the draw they all lie below."""
@@ -2239,24 +2238,21 @@ class Solver:
         pairs with an end there: every other pair held at the last complete check or is in G' now. With an even
         ``margin``, also the pairs outside G' whose slack is below it (a pair of G' never fails), up to
         ``_NEAR_MOST`` of them: the scans look for them as for pairs that fail potentials each ``margin / 2``
-        higher, and once that many are listed, none is (none would join G', :meth:`_check_near`) and the check starts
-        again for failing pairs only. Inside a blossom that holds most of the field (after the searches without the
-        cap that follow a swisspair history at 8,000 players), hundreds of thousands of pairs hold by less than the
-        margin: each one went to the exact cost (315,000 pairs, 0.7 CPU seconds a check, where a check for failing
-        pairs alone takes 0.15)."""
+        higher, and once that many are listed, the rest of the check looks for failing pairs only, the scans between
+        groups too (:meth:`_check_side_across`): inside a blossom that holds most of the field (after the searches
+        without the cap that follow a swisspair history at 8,000 players), hundreds of thousands of pairs between
+        groups hold by less than the margin, and while those scans kept the lifted potentials, each such pair went to
+        the exact cost (315,000 pairs, 0.7 CPU seconds a check, where a check for failing pairs alone takes 0.15)."""
         self._changed = changed
         try:
-            if margin:
-                with contextlib.suppress(_Full):
-                    return self._check_pairs(m, d, margin)
-            return self._check_pairs(m, d, 0)
+            return self._check_pairs(m, d, margin)
         finally:
             self._changed = None
 
     def _check_pairs(self, m: Matcher, d: Sequence[int], margin: int) -> list[tuple[int, int, int]]:
         """:meth:`_check`, the pairs with a changed end only while :attr:`_changed` is set (:meth:`_scan`). The
-        scans read ``screen``, the potentials lifted by half the margin, and each pair they pass is priced at ``d``;
-        raises :class:`_Full` where the near pairs fill their list."""
+        scans read ``screen``, the potentials lifted by half the margin until the near pairs fill their list, and
+        each pair they pass is priced at ``d``."""
         c = self.c
         edges = self.edges
         changed = self._changed
@@ -2271,7 +2267,7 @@ class Solver:
         def exact(i: np.ndarray, j: np.ndarray) -> None:  # gathered, so that many small blocks cost one call
             waiting.append((np.asarray(i, dtype=np.int64), np.asarray(j, dtype=np.int64)))
             held[0] += len(waiting[-1][0])
-            if held[0] >= (_NEAR_BATCH if margin else 1 << 16):
+            if held[0] >= (_NEAR_BATCH if len(near) < _NEAR_MOST and margin else 1 << 16):
                 flush()
 
         def flush() -> None:
@@ -2293,12 +2289,13 @@ class Solver:
                     bad.append((slack[k], int(i[k]), int(j[k])))
                     if len(bad) >= _MAX_VIOLATIONS:
                         raise _Enough
-                elif slack[k] < margin:
+                elif slack[k] < margin and len(near) < _NEAR_MOST:
                     pair = (int(i[k]), int(j[k]))
                     if (min(pair), max(pair)) not in edges:  # the tight pairs of G' are no news
                         near.append((slack[k], *pair))
                         if len(near) == _NEAR_MOST:
-                            raise _Full
+                            screen[:] = d  # enough: the scans still to come look for failing pairs only
+                            self._dropped += 1
 
         with contextlib.suppress(_Enough):
             if c.mode == "sides":
@@ -2569,15 +2566,19 @@ class Solver:
         c = self.c
         mult = c.multipliers
         blocks = [self._side_parts(g) for g in range(c.groups)]
-        upper = [[[d[i] - 2 * mult[BALANCE] * c.down[i] for i in who] for _, who, _ in parts] for parts in blocks]
-        lower = [[[d[j] - 2 * (mult[BALANCE] * c.up[j] + mult[WHO_FLOATS] * c.place_of[j]) for j in who]
-                  for _, who, _ in parts] for parts in blocks]
-        top_upper = [[max(a) for a in row] for row in upper]
-        top_lower = [[max(b) for b in row] for row in lower]
         common = _Common(nest, [[who for _, who, _ in parts] for parts in blocks])
         whole = _Common(nest, [[mem] for mem in c.members])
+        read = -1
         for g in range(c.groups - 1):
             for h in range(g + 1, c.groups):
+                if read != self._dropped:  # first, or the potentials came down since (:meth:`_check`): read them
+                    read = self._dropped
+                    upper = [[[d[i] - 2 * mult[BALANCE] * c.down[i] for i in who] for _, who, _ in parts]
+                             for parts in blocks]
+                    lower = [[[d[j] - 2 * (mult[BALANCE] * c.up[j] + mult[WHO_FLOATS] * c.place_of[j]) for j in who]
+                              for _, who, _ in parts] for parts in blocks]
+                    top_upper = [[max(a) for a in row] for row in upper]
+                    top_lower = [[max(b) for b in row] for row in lower]
                 base = (mult[SCORE] * c.score_table[g][h] + mult[HEIGHT] * (c.height[h] - c.height[g])
                         - (c.duals_above[h] - c.duals_above[g]))
                 if max(top_upper[g], default=0) + max(top_lower[h], default=0) <= 2 * base + whole((g, 0), (h, 0)):
