@@ -187,7 +187,6 @@ partners of each player fall under on average (:meth:`Solver._check_drawn`)."""
 _SHORT = 4
 """Preferences by which a group's colour rings price its colour levels below its colour kinds' fractional pairing,
 from which the rings take that pairing's duals as their lifts (:meth:`Solver._class_lifts`)."""
-
 _CHUNK = 64
 """Players of a group that :meth:`Solver._check_drawn` bounds together."""
 _WHOLE = 30_000

@@ -279,19 +279,18 @@ def _roles(counts: Sequence[int], tight: Sequence[tuple[int, int]], rank: Sequen
     """The residual graph: between two nodes, the cheapest arc with room left, and the way back along the
     dearest arc with flow (parallel arcs of one player role are used cheapest first)."""
     pairs = np.zeros((k, k), dtype=np.int64)
+    took: dict[tuple[int, int, int], int] = defaultdict(int)
+    """The players that each role of each block takes on each side (block, side, role)."""
     for (tail, head, weight, capacity), amount in zip(arcs, flow):
         for there, back, cost in ((tail, head, weight), (head, tail, -weight)):
             if (amount > 0 if back == tail else capacity is None or amount < capacity):
                 cheapest[there, back] = min(cost, cheapest.get((there, back), cost))
-        if tail % 4 != 3 and head % 4 != 3:
-            pairs[tail // 8, head // 8] += amount
-    took: dict[tuple[int, int, int], int] = defaultdict(int)
-    """The players that each role of each block takes on each side (block, side, role)."""
-    for (tail, head, _, _), amount in zip(arcs, flow):
-        if tail % 4 == 3 and head % 4 != 3:
+        if tail % 4 == 3:  # a source's players to one of its roles
             took[tail // 8, 0, head % 4] += amount
-        elif head % 4 == 3 and tail % 4 != 3:
+        elif head % 4 == 3:  # a sink's role returning its players
             took[head // 8, 1, tail % 4] += amount
+        else:
+            pairs[tail // 8, head // 8] += amount
     short: dict[int, int] = {}
     for (a, _, role), amount in took.items():
         costs = lumped.get((a, role))
