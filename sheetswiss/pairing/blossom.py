@@ -517,7 +517,7 @@ class Matcher:
         self._heap = []
         self._labelled = []
         self._cut = False
-        heap, top, label = self._heap, self.outermost, self._label
+        heap, top, label, tops, parent = self._heap, self.outermost, self._label, self.top, self.parent
         self._outer(top(root), None)
         stuck: list[int] = []
         while True:
@@ -533,14 +533,16 @@ class Matcher:
             if key > self._delta:
                 self._delta = key
             if kind == _EDGE:
-                bb = top(b)
+                bb = tops[b]
+                if parent[bb] != -1:
+                    bb = top(b)
                 if a < 0:  # queued by :meth:`_expand_inner`: the outer end is the first whose edge is tight now
                     if label[bb]:
                         continue
                     a = self._tight_outer(b)
                     if a < 0:  # b joined the tree and left it again since: its edges were queued anew
                         continue
-                elif bb == top(a) or label[bb]:
+                elif label[bb]:  # inside the tree already (a's own blossom is outer)
                     continue
                 s = self.adj[a][b] - self._pot(a) - self._pot(b)
                 if s > 0:
@@ -569,6 +571,7 @@ class Matcher:
         top, parent, label, since, p, n = self.top, self.parent, self._label, self._since, self.p, self.n
         delta, best, slack, heap, push = self._delta, self._best, self._slack, self._heap, heapq.heappush
         mate, base, limit = self.mate, self.base, self._limit
+        jump, stamp, born, childs = self._jump, self._stamp, self._born, self.childs
         bv = self.outermost(v)
         pv = p[v] + delta - since[v]
         rise = delta - pv
@@ -576,8 +579,12 @@ class Matcher:
         count = self._count
         for u, w in self._edges(v) if edges is None else edges:
             bu = top[u]
-            if parent[bu] != -1:
-                bu = self.outermost(u)
+            if parent[bu] != -1:  # its blossom found last is inside another now: :meth:`outermost`'s jump, inline
+                j = jump[bu]
+                if parent[j] == -1 and j != bu and born[j] == stamp[bu] and childs[j] and parent[bu] != bu:
+                    top[u] = bu = j
+                else:
+                    bu = self.outermost(u)
             lab = label[bu]
             if not lab:
                 key = w - p[u] + rise
