@@ -1194,7 +1194,7 @@ def test_a_solve_goes_back_to_its_last_clean_duals_rather_than_repair(monkeypatc
         restore(self, saved)
 
     monkeypatch.setattr(Matcher, "restore", counted)
-    _assert_sides_exact(_sides_history(200, 9, 82, "swiss"))
+    _assert_sides_exact(_sides_history(200, 9, 88, "swiss"))
     assert restores
 
 
@@ -1661,7 +1661,7 @@ def test_the_check_lists_every_failing_pair_under_colours(n: int, rounds: int, s
     assert listed == failing
 
 
-@pytest.mark.parametrize("n,rounds,seed", [(200, 10, 1), (240, 12, 2), (300, 9, 3)])
+@pytest.mark.parametrize("n,rounds,seed", [(200, 10, 1), (240, 12, 9), (300, 9, 3)])
 @pytest.mark.parametrize("narrow", [False, True])
 @pytest.mark.parametrize("whole", [False, True])
 def test_the_check_lists_every_failing_pair_under_sides(n: int, rounds: int, seed: int, narrow: bool, whole: bool,
@@ -1755,7 +1755,7 @@ def test_pairs_that_hold_by_little_join_after_a_failing_check_without_the_cap() 
     """Under ``sides: single``, where the check after the searches without the cap fails, the pairs of G outside
     G' that hold by less than ``_NEAR`` join G' and the matcher at once, as they are (:meth:`Solver._check_near`),
     and the pairing is proven all the same (500 players in round 12, where it happens)."""
-    event = _coin_swiss(500, 11, 5, Settings(sides="single"))
+    event = _coin_swiss(500, 11, 4, Settings(sides="single"))
     state = round_state(event, event.paired_rounds + 1)
     costs = Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False)
     _NearJoined.joined = 0

@@ -1846,12 +1846,19 @@ class Solver:
 
     def _side_matcher(self) -> Matcher:
         """G' under ``sides: single`` from the start of :meth:`_block_start`, any edge still infeasible repaired.
-        The searches start from the free players in an order spread over the field (a multiplicative hash of the
-        ranking position): a search from the top of a chain of floats walks it to the bottom, while spread-out
-        searches meet free players nearer by."""
+        The searches start from the free players by their place in their score group, each place in group order
+        (the first of every group, then the second, and so on): spread over the field, as a search from the top of
+        a chain of floats walks it to the bottom while spread-out searches meet free players nearer by. At 8,000
+        players, against an order by a multiplicative hash of the ranking position, the first solves' searches
+        labelled 16% fewer blossoms over 18 states, a third fewer after swisspair histories (where whole groups
+        float: 6.4 to 8.4 CPU seconds became 4.3 to 6.6, in the same sitting) and up to a quarter fewer after greedy
+        ones (2.3 to 4.1 became 2.3 to 3.6); after random histories the few players left to the searches without the
+        cap fell in middle groups, whose rises at the score level span the field (4.3 to 8.1 became 4.7 to 9.0).
+        Under ``sides: double`` as fast."""
+        c = self.c
         m = self._graph()
         self._side_start(m)
-        m.order = sorted(range(self.c.nodes), key=lambda v: (v * 0x9E3779B9) & 0xFFFFFFFF)
+        m.order = sorted(range(c.nodes), key=lambda v: (c.place_of[v], c.group_of[v]) if v < c.n else (0, c.groups))
         return m
 
     def _side_start(self, m: Matcher) -> None:
