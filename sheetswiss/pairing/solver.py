@@ -74,7 +74,7 @@ float: floats are everywhere, so there are no boundary duals. Every field size g
   pattern and the draw, and the tight pairs start matched; the stayers of a large group first get their own exact
   pairing among the pairs tight above (:meth:`Solver._ring_solve`: the slide's pattern ties along the ring, and the
   seeded draws make a random assignment of it). The searches then start from the free players in an
-  order spread over the field (a multiplicative hash of the ranking position, :attr:`Matcher.order`), not top
+  order spread over the field (by place in their score group, the groups in turn, :attr:`Matcher.order`), not top
   down: a search from the top of a chain of floats walks it to the bottom, while spread-out searches meet free
   players nearer by.
 * **Candidate graph.** G' holds the floats that the flow sends from block to block (:meth:`Solver._side_flows`)
@@ -1849,7 +1849,7 @@ class Solver:
         The searches start from the free players by their place in their score group, each place in group order
         (the first of every group, then the second, and so on): spread over the field, as a search from the top of
         a chain of floats walks it to the bottom while spread-out searches meet free players nearer by. At 8,000
-        players, against an order by a multiplicative hash of the ranking position, the first solves' searches
+        players, against an order by a multiplicative hash of the ranking position, the solves' searches
         labelled 16% fewer blossoms over 18 states, a third fewer after swisspair histories (where whole groups
         float: 6.4 to 8.4 CPU seconds became 4.3 to 6.6, in the same sitting) and up to a quarter fewer after greedy
         ones (2.3 to 4.1 became 2.3 to 3.6); after random histories the few players left to the searches without the
