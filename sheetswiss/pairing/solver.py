@@ -58,10 +58,10 @@ player's nearest partners without a colour or side cost as its clean ones. Under
 two classes of a group (due White or Black) meet in order: between two sorted rows of players the cheapest
 matching by a convex cost of distance keeps their order, so the candidate graph also holds each player's
 partners of nearby rank in the other class (:meth:`Solver._colour_ranks`).
-Under ``colours: alternate`` with ``slide`` each large group starts from its ring (:meth:`Solver._colour_ring`):
-the slide's pattern cost is a distance on a circle, so the group's two colour classes meet by a circular
-transport whose cheapest assignment and potentials have a closed form; G' holds its pairs and, where many pairs
-tie with them at the pattern level, each player's partners of lowest draw.
+Under ``colours: alternate`` with ``slide`` or ``fold`` each large group starts from its ring
+(:meth:`Solver._colour_ring`): the pattern cost is a distance on a circle (:func:`_circle`), so the group's two
+colour classes meet by a circular transport whose cheapest assignment and potentials have a closed form; G' holds
+its pairs and, where many pairs tie with them at the pattern level, each player's partners of lowest draw.
 Under ``sides: single`` the side cost sits at the score level, and pairs of equal bias cost more than a
 float: floats are everywhere, so there are no boundary duals. Every field size goes through the sparse engine:
 
@@ -72,13 +72,13 @@ float: floats are everywhere, so there are no boundary duals. Every field size g
   flows cheapest above, a second transport over the roles finds the cheapest, and its duals give each player
   its own (:meth:`Solver._blocks`, :meth:`Solver._block_start`). The Hungarian method's reductions add the
   pattern and the draw, and the tight pairs start matched; the stayers of a large group first get their own exact
-  pairing among the pairs tight above (:meth:`Solver._ring_solve`: the slide's pattern ties along the ring, and the
+  pairing among the pairs tight above (:meth:`Solver._ring_solve`: the pattern ties along the ring, and the
   seeded draws make a random assignment of it). The searches then start from the free players in an
   order spread over the field (by place in their score group, the groups in turn, :attr:`Matcher.order`), not top
   down: a search from the top of a chain of floats walks it to the bottom, while spread-out searches meet free
   players nearer by.
 * **Candidate graph.** G' holds the floats that the flow sends from block to block (:meth:`Solver._side_flows`)
-  and, in each group, its stayers paired by the slide's ring as under ``colours: alternate``
+  and, in each group, its stayers paired by their ring as under ``colours: alternate``
   (:meth:`Solver._side_ring`).
 * **Certificate.** Potentials are about twice the score multiplier times a dual per (group, bias) block, and
   two blocks' duals differ by far more than 64 bits hold. The check goes block by block of (group, bias)
@@ -149,7 +149,7 @@ _TIGHT_SPAN = 96
 _LOWEST = 4
 """Of those, G' takes each player's this many of lowest draw."""
 _WILD = 4
-"""A ring of stayers more than a ``1 / _WILD`` share of whose players are wild starts at the slide's own pattern
+"""A ring of stayers more than a ``1 / _WILD`` share of whose players are wild starts at the pattern's own
 potentials (:meth:`Solver._side_ring`, :meth:`Solver._ring_potentials`)."""
 _PRESOLVE = 200
 """Under ``sides: single`` a group's stayers start from their own exact pairing (:meth:`Solver._ring_solve`) when their
@@ -361,6 +361,36 @@ def _bands(values: Sequence[int]) -> list[list[int]]:
     return [sorted(band) for band in bands]
 
 
+def _circle(pattern: str, size: int, half: int, places: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """A score group's pattern (RULES.md 2.5; ``size`` players, ``half`` of them in its upper half) as distances on a
+    circle: its length L, and where each of the players at ``places`` stands as a sink and as a source, so that
+    the pattern cost of two players is the distance on the circle from one's source place to the other's sink place
+    (either way round: it is the same).
+
+    * ``slide``: L = 2 * half, a sink at p and a source at its antipode p + half: ``|q - p - half|`` for p < q.
+    * ``fold``: L = 2 * (size + 1), a sink at size - 1 - p and a source at p: ``|p + q - (size - 1)|``, the
+      distance on a line, which the circle keeps, as no source lies more than half of it from a sink.
+
+    Both hold for places 0 to ``size``: the lowest player of an odd field's last group, the bye's candidate,
+    stands at ``size``, one place below the players that group pairs among themselves (RULES.md 2.5).
+
+    So the rings that start the large groups under ``colours: alternate`` and ``sides: single`` serve both
+    patterns. Before ``fold`` had them, ``sides: single`` at 8,000 players took 23 to 32 CPU seconds (the checks
+    found 100,000 failing pairs inside groups three times over: G' held each player's mirror place, mostly of its
+    own camp), 2.7 to 3.8 with them; ``colours: alternate`` 5.0 and, with Player A by a coin, 8.2, with them 2.8
+    and 4.5.
+
+    >>> length, sink, source = _circle("fold", 4, 2, np.arange(5))
+    >>> length, sink.tolist(), source.tolist()
+    (10, [3, 2, 1, 0, 9], [0, 1, 2, 3, 4])
+    """
+    if pattern == "fold":
+        length = 2 * (size + 1)
+        return length, (size - 1 - places) % length, places.copy()
+    length = 2 * half
+    return length, places % length, (places + half) % length
+
+
 def _by_blossom(m: Matcher, nodes: Sequence[int]) -> list[list[int]]:
     """Indexes of ``nodes`` by the top-level blossom holding them, one list for each such blossom of ``_HIGH``
     vertices or more, then one for the rest (in index order)."""
@@ -468,10 +498,10 @@ class Solver:
         self._block_cache: tuple[list[int], list[int], np.ndarray, list[int]] | None = None
         """Under ``sides: single``, :meth:`_blocks` once computed."""
         self._rings: list[tuple[list[tuple[int, int]], dict[int, int]]] = []
-        """Under ``colours: alternate`` with ``slide``: each score group's ring start (:meth:`_colour_ring`), its
-        pairs and its players' potentials."""
+        """Under ``colours: alternate`` with ``slide`` or ``fold``: each score group's ring start
+        (:meth:`_colour_ring`), its pairs and its players' potentials."""
         self._floats: list[tuple[int, int]] = []
-        """Under ``colours: alternate`` with ``slide``: the float the start expects at each odd boundary."""
+        """Under ``colours: alternate`` with ``slide`` or ``fold``: the float the start expects at each odd boundary."""
         self._extra: list[tuple[np.ndarray, np.ndarray]] = []
         """Pairs that tie a ring's pattern level with its own, of low draw (:meth:`_ring_draws`)."""
         self._signs: dict[int, tuple[int, int]] | None = None
@@ -484,7 +514,7 @@ class Solver:
         """Under ``sides: single``: each group's side biases in the two camps of its ring (:meth:`_side_camps`)."""
         self._slid: set[int] = set()
         """Under ``sides: single``: the groups whose stayers' ring is more than a ``1 / _WILD`` share wild
-        (:meth:`_side_ring`), started at the slide's own pattern potentials."""
+        (:meth:`_side_ring`), started at the pattern's own potentials."""
         self._floors: dict[tuple[int, int], int] = {}
         """Under ``sides: single``, :meth:`_side_floor` of each pair of biases once computed."""
         self._parts: dict[int, list[tuple[int, list[int], list[int]]]] = {}
@@ -625,7 +655,7 @@ class Solver:
             for g, mem in enumerate(c.members):
                 if len(mem) > 2 * _WINDOW + 8:
                     proposed.append(self._colour_hard_ranks(mem, c.half[g]))
-        if c.mode == "colours" and c.pattern == "slide":
+        if c.mode == "colours" and c.pattern in ("slide", "fold"):
             proposed.append(self._colour_rings())
         if c.mode == "sides":
             proposed.append(self._side_flows())
@@ -774,17 +804,17 @@ class Solver:
                                     ((top, ~top, False), (top, top, True), (~top, ~top, True)))))
 
     def _colour_rings(self) -> tuple[np.ndarray, np.ndarray]:
-        """Under ``colours: alternate`` with ``slide``: each score group's ring (:meth:`_colour_ring`), set aside the
-        float that each odd boundary expects (:meth:`_floaters`); G' takes each ring pair and, for the k-th player
-        of a ring's first class, the players of ranks k - ``_WINDOW`` to k + ``_WINDOW`` of its second class. Where
-        more than one ring pair in ``_SURPLUS`` meets players due the same colour (rounds whose colours piled up one
-        colour in whole groups), :meth:`_matcher` starts from the ideal pairs instead: the ring's potentials price
-        those pairs loosely, and their searches cost more than the ring saves. G' keeps the rings' pairs all the
-        same: where many players of the piled colour may only take it (a hard limit, RULES.md 2.10), they must meet
-        the others, and the ring's transport says whom. Without them, at 8,000 players after a history paired by
-        swisspair, the first check found about 87,000 failing pairs and the solve took 9 to 10 CPU seconds; with
-        them about 4,700 and 4. A player who may not take its due colour pays the preference level with anyone, so
-        only pairs of two players who may take theirs count toward that share.
+        """Under ``colours: alternate`` with ``slide`` or ``fold``: each score group's ring (:meth:`_colour_ring`), set
+        aside the float that each odd boundary expects (:meth:`_floaters`); G' takes each ring pair and, for the k-th
+        player of a ring's first class, the players of ranks k - ``_WINDOW`` to k + ``_WINDOW`` of its second class.
+        Where more than one ring pair in ``_SURPLUS`` meets players due the same colour (rounds whose colours piled up
+        one colour in whole groups), :meth:`_matcher` starts from the ideal pairs instead: the ring's potentials price
+        those pairs loosely, and their searches cost more than the ring saves. G' keeps the rings' pairs all the same:
+        where many players of the piled colour may only take it (a hard limit, RULES.md 2.10), they must meet the
+        others, and the ring's transport says whom. Without them, at 8,000 players after a history paired by swisspair,
+        the first check found about 87,000 failing pairs and the solve took 9 to 10 CPU seconds; with them about 4,700
+        and 4. A player who may not take its due colour pays the preference level with anyone, so only pairs of two
+        players who may take theirs count toward that share.
 
         **Players who may take neither colour** (RULES.md 2.10) break a hard limit with anyone, and two of them
         meet for one breach: in a group where :meth:`_colour_signs` lifts them alone, they have a ring of their
@@ -900,12 +930,13 @@ class Solver:
     def _colour_ring(self, g: int, nodes: Sequence[int], lifted: Collection[int] = ()
                      ) -> tuple[list[tuple[int, int]], dict[int, int], dict[int, int]] | None:
         """The pairs and start potentials of group ``g``'s players ``nodes`` under ``colours: alternate`` with
-        ``slide`` (RULES.md 2.5, 2.10), and the part of each potential that is its lift at the colour levels, or
-        ``None`` for a ring too small or odd.
+        ``slide`` or ``fold`` (RULES.md 2.5, 2.10), and the part of each potential that is its lift at the colour
+        levels, or ``None`` for a ring too small or odd.
 
-        * **A ring.** With ``L = 2 * half``, the slide's pattern cost of places p < q, ``|q - p - half|``, is the
-          distance on a circle of L places between ``p + half`` (p's antipode) and q: the slide pairs players as
-          far apart on the circle as it can.
+        * **A ring.** The pattern cost of two players is a distance on a circle (:func:`_circle`): under
+          ``slide``, with ``L = 2 * half``, the cost of places p < q, ``|q - p - half|``, is the distance on a
+          circle of L places between ``p + half`` (p's antipode) and q, so the slide pairs players as far apart
+          on the circle as it can; under ``fold``, the distance from p to q's mirror place ``size - 1 - q``.
         * **Classes.** The players due the group's more frequent colour (the sources) meet the others (the
           sinks) at no colour cost; when the sources are more than half, the surplus must meet each other
           (ceil of half the excess pairs due the same colour, RULES.md 2.10): some sources become sinks, chosen
@@ -939,11 +970,8 @@ class Solver:
         m = len(nodes)
         if m < 2 * _WINDOW + 8 or m % 2:
             return None
-        half = c.half[g]
-        length = 2 * half
         place = np.array([c.place_of[v] for v in nodes], dtype=np.int64)
-        pos = place % length
-        anti = (place + half) % length
+        length, pos, anti = _circle(c.pattern, c.size[g], c.half[g], place)
         due = np.array([c.due[v] for v in nodes], dtype=np.int64)
         white = np.array([c._white_ok[v] for v in nodes], dtype=bool)
         black = np.array([c._black_ok[v] for v in nodes], dtype=bool)
@@ -1222,7 +1250,7 @@ class Solver:
           of a tied class floats down is open.
         * **Inside a group**, each player of one block gets the other block's players nearest its ideal partners'
           places (:meth:`_centres`), ``_WINDOW`` on each side.
-        * **The stayers** (the players of each group that the floats leave in it) are paired by the slide's ring
+        * **The stayers** (the players of each group that the floats leave in it) are paired by their ring
           (:meth:`_side_ring`): G' takes each ring pair and the ring's neighbours within ``_WINDOW``."""
         c = self.c
         of, _, pairs, _ = self._blocks()
@@ -1383,14 +1411,14 @@ class Solver:
 
     def _side_ring(self, g: int, nodes: Sequence[int], optional: Sequence[int], away: int
                    ) -> tuple[list[tuple[int, int]], list[int]] | None:
-        """The players ``nodes`` of group ``g`` under ``sides: single`` with ``slide``, but ``away`` of those in
-        ``optional`` (of one side bias), paired by the slide's ring (:meth:`_colour_ring`): the players of one camp
-        meet the other's at no side cost (:meth:`_side_camps`), so the more numerous camp are the sources, and
-        their surplus turns into sinks (pairs that pay the side cost). Which optional players leave
+        """The players ``nodes`` of group ``g`` under ``sides: single`` with ``slide`` or ``fold``, but ``away`` of
+        those in ``optional`` (of one side bias), paired by the pattern's ring (:meth:`_colour_ring`): the players
+        of one camp meet the other's at no side cost (:meth:`_side_camps`), so the more numerous camp are the
+        sources, and their surplus turns into sinks (pairs that pay the side cost). Which optional players leave
         the ring is chosen by :meth:`_ring_swap`. The pairs in ring order (the i-th source meets the i-th sink) and
         the optional players left out; ``None`` for a ring too small or odd. Each player also gets its partners
         of lowest draw among the ties (:meth:`_ring_draws`). A ring more than a ``1 / _WILD`` share of which is wild
-        starts at the slide's own potentials instead of its own (:meth:`_ring_potentials`), so its wild players
+        starts at the pattern's own potentials instead of its own (:meth:`_ring_potentials`), so its wild players
         are not exchanged (at 8,000 players after sides by a coin, 0.1 CPU seconds)."""
         c = self.c
         camp = self._camps[g]
@@ -1402,13 +1430,11 @@ class Solver:
                        key=lambda v: (c.up[v], c.place_of[v]), default=None)
             nodes = [v for v in nodes if v != drop]
         m = len(nodes)
-        if c.pattern != "slide" or m < 2 * _WINDOW + 8 or m % 2:
+        if c.pattern == "random" or m < 2 * _WINDOW + 8 or m % 2:
             return None
-        half = c.half[g]
-        length = 2 * half
         every = np.array([*nodes, *out], dtype=np.int64)
         place = np.array([c.place_of[v] for v in every], dtype=np.int64)
-        pos, anti = place % length, (place + half) % length
+        length, pos, anti = _circle(c.pattern, c.size[g], c.half[g], place)
         member = np.arange(len(every)) < m
         first = np.array([camp[c.bias[v]] for v in every], dtype=bool)
         major = 2 * int((first & member).sum()) >= m
@@ -1424,7 +1450,7 @@ class Solver:
         turn = source & wild if int((source & wild).sum()) >= surplus else source.copy()
         if not self._ring_turn(length, anti, pos, source, turn, surplus):
             return None
-        slid = _WILD * int(wild.sum()) > m  # nearly every pair meets at no side cost: the slide's own pairs start it
+        slid = _WILD * int(wild.sum()) > m  # nearly every pair meets at no side cost: the pattern's own pairs start it
         if not slid:
             self._ring_exchange(length, anti, pos, source, wild)
         ring = self._ring_phi(length, anti[source], pos[~source])
@@ -1871,9 +1897,9 @@ class Solver:
         self._repair_all(m)
 
     def _ring_start(self, m: Matcher) -> None:
-        """Start duals and matching under ``colours: alternate`` with ``slide``: each group's ring potentials
-        (:meth:`_colour_ring`), every other node the largest potential its edges to those allow, any edge still
-        infeasible repaired. Then the seeded draws: each ring's sinks, then its sources, then everyone else takes
+        """Start duals and matching under ``colours: alternate`` with ``slide`` or ``fold``: each group's ring
+        potentials (:meth:`_colour_ring`), every other node the largest potential its edges to those allow, any edge
+        still infeasible repaired. Then the seeded draws: each ring's sinks, then its sources, then everyone else takes
         the least slack of its edges (:meth:`Matcher.reduce`: every edge stays feasible); the ring pairs that are
         tight start matched, then the expected floats (:meth:`_floaters`), then any tight pair of free players. All
         potentials stay even, as :mod:`.blossom` needs."""
@@ -1921,7 +1947,7 @@ class Solver:
           its dual above), and the tight pairs are matched greedily in the same order, at most as many between
           two blocks as the roles' flow pairs there.
         * **The stayers of a large group**: before that, their own exact pairing
-          (:meth:`_ring_solve`) gives them their pattern and draw duals and their pairs. Inside a group the slide's
+          (:meth:`_ring_solve`) gives them their pattern and draw duals and their pairs. Inside a group the
           pattern (RULES.md 2.5) ties along each stretch of the ring, where any of its sources may meet any of its
           sinks, so the seeded draw (RULES.md 2.11) chooses among hundreds of players: a random assignment, which
           the field's searches would solve one augmenting path at a time (in the largest group at 8,000 players, 22
@@ -2014,16 +2040,14 @@ class Solver:
         seconds instead of 0.58, for 270 free players instead of 690. Zeros where the ring has no closed form, and
         where more than a quarter of the ring is wild (``_WILD``, :meth:`_side_ring`): after a history with sides by
         a coin the biases spread (-7 to 9 by round 10) and about half of each ring is, nearly every pair of the
-        group meets at no side cost and the camps no longer say who meets whom, so the slide's own ideal pairs are
+        group meets at no side cost and the camps no longer say who meets whom, so the pattern's own ideal pairs are
         the pattern's cheapest, whose potentials are 0. From the ring's, the stayers' searches there rose by 20
         units of the pattern and more, at 8,000 players 1.3 CPU seconds of the start; from 0, 0.2."""
         if g in self._slid:
             return [0] * len(members)
         c = self.c
-        half = c.half[g]
-        length = 2 * half
         place = np.array([c.place_of[v] for v in members], dtype=np.int64)
-        pos, anti = place % length, (place + half) % length
+        length, pos, anti = _circle(c.pattern, c.size[g], c.half[g], place)
         sources = {u for u, _ in ring}
         source = np.array([v in sources for v in members], dtype=bool)
         ring_phi = self._ring_phi(length, anti[source], pos[~source])
