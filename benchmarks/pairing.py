@@ -17,6 +17,8 @@ state with seed 1, the greedy pairer, rated results and the state's own draws an
   plain Swiss that ignores sides and colours would leave them (under ``colours: alternate`` a fifth of the
   players may then take neither colour);
 * ``--draws F``: the share of drawn games (0, 0.15, 0.35 ...);
+* ``--within-group slide|fold|random``: every state paired (and its history built) under that pattern inside a
+  score group instead of its own (RULES.md 2.5);
 * ``--round R``: the round paired (R - 1 rounds played; the engine never reads the planned number of rounds);
 * ``--size`` with an odd number gives an odd field (a bye);
 * ``--profile LINES``: after each state's line, the functions taking the most time in one more run, under
@@ -58,7 +60,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -334,20 +336,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--player-a", choices=PLAYER_A, default="fewer",
                         help="who takes side 1 (White) in the history's rounds: the player with fewer, or a coin")
     parser.add_argument("--draws", type=float, help="share of drawn games (default: each state's own)")
+    parser.add_argument("--within-group", choices=("slide", "fold", "random"),
+                        help="the pattern inside a score group (default: each state's own)")
     parser.add_argument("--round", type=int, dest="round_", metavar="ROUND",
                         help="the round paired (default: each state's own)")
     parser.add_argument("--profile", type=int, default=0, metavar="LINES",
                         help="after each state, the top functions of one more run under cProfile")
     args = parser.parse_args(argv)
-    varied = (args.seed, args.history, args.results, args.player_a, args.draws, args.round_) != \
-        (1, "greedy", "rated", "fewer", None, None)
+    varied = (args.seed, args.history, args.results, args.player_a, args.draws, args.round_, args.within_group) != \
+        (1, "greedy", "rated", "fewer", None, None, None)
 
     def made(size: int, name: str) -> Event:
+        shape = SHAPES[name]
+        if args.within_group is not None:
+            shape = replace(shape, settings={**shape.settings, "within_group": args.within_group})
         if not varied:
-            return build(size, SHAPES[name])
+            return build(size, shape)
         cpu = time.process_time()
         shown = sys.stderr.isatty()  # the rounds counted on a terminal, not in a log
-        event = build(size, SHAPES[name], args.seed, history_by=args.history, results=args.results,
+        event = build(size, shape, args.seed, history_by=args.history, results=args.results,
                       player_a=args.player_a, draws=args.draws, round_=args.round_,
                       progress=(lambda line: print(f"  {name}: {line}", end="\r", file=sys.stderr, flush=True))
                       if shown else None)
@@ -365,7 +372,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"states built with seed {args.seed}, history paired by {args.history}, {args.results} results"
               + ("" if args.player_a == "fewer" else ", Player A by a coin")
               + ("" if args.draws is None else f", {args.draws:.0%} draws")
-              + ("" if args.round_ is None else f", round {args.round_} paired"), flush=True)
+              + ("" if args.round_ is None else f", round {args.round_} paired")
+              + ("" if args.within_group is None else f", within_group: {args.within_group}"), flush=True)
     print(HEADER, flush=True)
     for name in args.states or SHAPES:
         print(run(name, made(args.size, name))[0], flush=True)

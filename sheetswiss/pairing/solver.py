@@ -1415,8 +1415,11 @@ class Solver:
         those in ``optional`` (of one side bias), paired by the pattern's ring (:meth:`_colour_ring`): the players
         of one camp meet the other's at no side cost (:meth:`_side_camps`), so the more numerous camp are the
         sources, and their surplus turns into sinks (pairs that pay the side cost). Which optional players leave
-        the ring is chosen by :meth:`_ring_swap`. The pairs in ring order (the i-th source meets the i-th sink) and
-        the optional players left out; ``None`` for a ring too small or odd. Each player also gets its partners
+        the ring is chosen by :meth:`_ring_swap`. Where the players are odd, one more floats: the likeliest to float
+        up of the more numerous camp, or where that camp is all optional, one more of those floats down (the ring of
+        a group of 230 such players at 8,000 players after a swisspair history, which had none). The pairs in ring
+        order (the i-th source meets the i-th sink) and the optional players left out; ``None`` for a ring too small
+        or odd. Each player also gets its partners
         of lowest draw among the ties (:meth:`_ring_draws`). A ring more than a ``1 / _WILD`` share of which is wild
         starts at the pattern's own potentials instead of its own (:meth:`_ring_potentials`), so its wild players
         are not exchanged (at 8,000 players after sides by a coin, 0.1 CPU seconds)."""
@@ -1428,6 +1431,10 @@ class Solver:
             major = 2 * sum(camp[c.bias[v]] for v in nodes) >= len(nodes)
             drop = min((v for v in nodes if camp[c.bias[v]] == major and v not in optional),
                        key=lambda v: (c.up[v], c.place_of[v]), default=None)
+            if drop is None:  # that camp is all of the optional class: one more of it floats down
+                drop = next((v for v in optional if v not in out), None)
+                if drop is not None:
+                    out.add(drop)
             nodes = [v for v in nodes if v != drop]
         m = len(nodes)
         if c.pattern == "random" or m < 2 * _WINDOW + 8 or m % 2:
