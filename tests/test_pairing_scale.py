@@ -200,7 +200,7 @@ def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -
     quarter of a group may take neither colour, RULES.md 2.10), G' holds each player of a large group with its
     partners of lowest draw, with those of lowest colour levels, then draw, and a player who may take neither colour
     with those who may take neither, then of lowest colour preference, then draw (:meth:`Solver._lowest_draws`;
-    ``_DRAWN`` and ``_COLOURED`` of each)."""
+    ``_DRAWN`` and ``_SPARING`` of each)."""
     event = _coin_swiss(160, 10, 7, Settings(colours="alternate", within_group="random", points="chess"))
     state = round_state(event, event.paired_rounds + 1)
     solver_ = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))
@@ -221,7 +221,34 @@ def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -
                 keys.append((2 * ~neither[others] + levels % 2) * (1 << 16) + draws)
             for k, key in enumerate(keys):
                 key = np.where(c.allowed_many(lo, hi), key, 1 << 20)
-                kth = np.sort(key)[(solver._COLOURED if k else solver._DRAWN) - 1]  # all below it, ties aside
+                kth = np.sort(key)[(solver._SPARING if k else solver._DRAWN) - 1]  # all below it, ties aside
+                for x in others[key < kth].tolist():
+                    assert (min(v, x), max(v, x)) in solver_.edges
+                    checked[k] += 1
+    assert all(checked)
+
+
+def test_under_sides_the_seeded_draw_takes_partners_met_at_no_side_cost() -> None:
+    """Under ``within_group: random`` with ``sides: single``, after a history with Player A by a coin (side biases
+    spread, RULES.md 3), G' holds each player of a large group with its partners of lowest draw, and with those it
+    meets at no side cost first, then by draw (:meth:`Solver._lowest_draws`; ``_DRAWN`` and ``_SPARING`` of each)."""
+    event = _coin_swiss(160, 10, 8, Settings(sides="single", within_group="random"))
+    state = round_state(event, event.paired_rounds + 1)
+    solver_ = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))
+    c = solver_.c
+    checked = [0, 0]
+    for mem in c.members:
+        if len(mem) <= 2 * solver._WINDOW + 8:
+            continue
+        nodes = np.array(mem, dtype=np.int64)
+        for v in mem:
+            others = nodes[nodes != v]
+            lo, hi = np.minimum(others, v), np.maximum(others, v)
+            draws = pair_draw(c.key_array[lo], c.key_array[hi])
+            floors = c.side_floors(np.full(len(others), c.bias[v]), c._bias[others])
+            for k, key in enumerate((draws, (floors > 0) * (1 << 16) + draws)):
+                key = np.where(c.allowed_many(lo, hi), key, 1 << 20)
+                kth = np.sort(key)[(solver._SPARING if k else solver._DRAWN) - 1]  # all below it, ties aside
                 for x in others[key < kth].tolist():
                     assert (min(v, x), max(v, x)) in solver_.edges
                     checked[k] += 1
@@ -955,6 +982,7 @@ def _mode_event(mode: str, n: int, seed: int) -> Event:
         "colours drawn": {"colours": "alternate", "within_group": "random", "points": "chess"},
         "colours fold": {"colours": "alternate", "within_group": "fold", "points": "chess"},
         "single fold": {"sides": "single", "within_group": "fold", "points": "magic"},
+        "single drawn": {"sides": "single", "within_group": "random", "points": "magic"},
     }[mode]
     players = event.players
     if mode == "clubs":
@@ -967,16 +995,15 @@ def _mode_event(mode: str, n: int, seed: int) -> Event:
     ("colours", 30, 9, 51), ("colours", 61, 7, 52), ("single", 24, 8, 53), ("double", 41, 6, 54),
     ("clubs", 50, 6, 55), ("accelerated", 44, 4, 56), ("single", 33, 11, 57), ("single", 12, 16, 58),
     ("single", 47, 7, 59), ("double", 90, 8, 60), ("drawn", 56, 8, 202), ("colours drawn", 48, 8, 203),
-    ("colours fold", 70, 8, 204), ("single fold", 64, 9, 205),
+    ("colours fold", 70, 8, 204), ("single fold", 64, 9, 205), ("single drawn", 58, 8, 208),
 ])
 def test_every_mode_is_exact(mode: str, n: int, rounds: int, seed: int) -> None:
-    """Colours, sides single and double, huge clubs kept apart, acceleration, the seeded draw inside each score
-    group (with colours too), colours and sides single under ``within_group: fold`` (whose groups start from their
+    """Colours, sides single and double, huge clubs kept apart, acceleration, the seeded draw inside each score group
+    (with colours or sides too), colours and sides single under ``within_group: fold`` (whose groups start from their
     rings as under ``slide``), each with drops and late entries, late into the event: the engine's pairing costs
-    networkx's minimum on the complete graph, and a proven pairing is that minimum (the proof never passes a
-    pairing the complete graph improves on). Under
-    ``sides: single`` odd fields take byes, side biases reach 3 late in the event, and 12 players over 16 rounds
-    meet both ways, so the rematch fallback comes in."""
+    networkx's minimum on the complete graph, and a proven pairing is that minimum (the proof never passes a pairing the
+    complete graph improves on). Under ``sides: single`` odd fields take byes, side biases reach 3 late in the event,
+    and 12 players over 16 rounds meet both ways, so the rematch fallback comes in."""
     event = _mode_event(mode, n, seed)
     result = random_results(seed)
     for _ in range(rounds):

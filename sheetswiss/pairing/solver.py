@@ -177,10 +177,11 @@ _DRAWN = 4
 """Under ``within_group: random``, G' holds each player with this many partners of its group of lowest draw
 (:meth:`Solver._lowest_draws`). Round 12 at 8,000 players: 3 or 4 took 5 CPU seconds, 8 took 9, 12 took 13; 2 left
 so few that the check added pairs pass after pass (8 seconds at 2,000 players, where 4 took 0.5)."""
-_COLOURED = 8
-"""Under ``within_group: random`` with ``colours: alternate``, G' also holds each player with this many partners of its
-group of lowest colour levels, then draw (:meth:`Solver._lowest_draws`). At 8,000 players in round 12, 4 took 4.6 CPU
-seconds, 6 took 4.0 and 8 took 3.8 (after a history with Player A by a coin 6.3, 5.9 and 6.3)."""
+_SPARING = 8
+"""Under ``within_group: random`` with ``colours: alternate`` or ``sides: single``, G' also holds each player with this
+many partners of its group that spare the pair the most, of lowest colour levels or meeting at no side cost, then of
+lowest draw (:meth:`Solver._lowest_draws`). Under colours at 8,000 players in round 12, 4 took 4.6 CPU seconds, 6 took
+4.0 and 8 took 3.8 (after a history with Player A by a coin 6.3, 5.9 and 6.3)."""
 _BELOW = 48
 """Under ``within_group: random`` the check keeps each large group's pairs of draw below the one that this many
 partners of each player fall under on average (:meth:`Solver._check_drawn`)."""
@@ -1577,21 +1578,25 @@ class Solver:
         """The pairs of group ``g`` (``nodes``) that G' takes under ``within_group: random``, where every pair of the
         group ties at the pattern level and the seeded draw decides (RULES.md 2.5, 2.11): each player with its
         ``_DRAWN`` partners of lowest draw among those it may meet (a random assignment's cheapest matching
-        uses low draws), computed a block of rows at a time. Under ``colours: alternate`` also its ``_COLOURED`` of
+        uses low draws), computed a block of rows at a time. Under ``colours: alternate`` also its ``_SPARING`` of
         lowest colour levels (RULES.md 2.10, the better colour choice of each pair), then draw: by draw alone, the
         partners that spare both players a colour preference were missing, and the first check found 24,000 failing
         pairs at 2,000 players (1.4 CPU seconds, 0.46 with them; at 8,000 players 107 and 4.7); by colour alone, a
         group whose players are due one colour more than the other had too few pairs due the same colour for a
         perfect matching in G', and the searches widened whole rows. A player who may take neither colour breaks a
         hard limit with anyone, and two of them meet for one breach (RULES.md 2.1, level 6), so it also takes its
-        ``_COLOURED`` of lowest draw among those like it, the colour preference first: after a history with Player A
-        by a coin, at 8,000 players, 24 CPU seconds became 6.5. In a plain event (no colours or sides) the same
+        ``_SPARING`` of lowest draw among those like it, the colour preference first: after a history with Player A
+        by a coin, at 8,000 players, 24 CPU seconds became 6.5. Under ``sides: single`` likewise its ``_SPARING``
+        partners that it meets at no side cost first (RULES.md 3: a side cost sits at the score level), then by
+        draw: by draw alone, half of them or more were of its own side bias, and the first check found 15,000
+        failing pairs at 8,000 players (2.9 to 3.2 CPU seconds became 2.1 to 2.3; after a history with Player A by a
+        coin, 5.7 became 3.7). In a plain event (no colours or sides) the same
         pass keeps the group's pairs of draw below the one that ``_BELOW`` partners of each player fall under on
         average, for the check (:meth:`_check_drawn`)."""
         c = self.c
         keys = c.key_array[nodes]
         s = len(nodes)
-        take, wide = min(_DRAWN, s - 1), min(_COLOURED, s - 1)
+        take, wide = min(_DRAWN, s - 1), min(_SPARING, s - 1)
         step = max(1, (1 << 20) // s)
         rows: list[np.ndarray] = []
         cols: list[np.ndarray] = []
@@ -1609,6 +1614,9 @@ class Solver:
             fine = (lo != hi) & c.allowed_many(lo, hi)
             allowed = fine.reshape(draws.shape)
             orders: list[tuple[slice | np.ndarray, np.ndarray, int]] = [(slice(None), draws, take)]
+            if c.mode == "sides":  # the pairs that meet at no side cost first, then the draw
+                floors = c.side_floors(c._bias[nodes[block]][:, None], c._bias[nodes][None, :])
+                orders.append((slice(None), draws + (floors > 0) * DRAWS, wide))
             if c.mode == "colours":  # the colour levels first, then the draw
                 levels = best_colours(c, lo, hi).reshape(draws.shape)
                 orders.append((slice(None), draws + levels * DRAWS, wide))
