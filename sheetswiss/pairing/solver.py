@@ -1361,21 +1361,22 @@ class Solver:
 
     @staticmethod
     def _side_camps(bias: dict[int, int], pairs: np.ndarray) -> dict[int, bool]:
-        """A group's side biases in two camps, each camp's players to meet the other's: for each of the group's
-        blocks (``bias``: block to its side bias), whether it is in the first camp.
+        """A group's side biases in two camps, each camp's players to meet the other's: for each of the group's blocks
+        (``bias``: block to its side bias), whether it is in the first camp.
 
-        Whether two biases meet at no side cost depends on the measure (RULES.md 3): under ``max`` any two
-        different biases do (3 and 1: the 3 takes side 2, and the larger imbalance falls), under ``sum`` only
-        opposite signs. So the camps follow the pairs that the roles' flow (:meth:`_blocks`) makes between the
-        group's blocks: each block in the other camp from the blocks it meets there, the lowest bias of each
-        connected set in the first camp. In a group of biases 3, 1 and -1 whose 1s are the more numerous, the
-        flow pairs the 1s with both others: the 1s against the 3s and -1s, where the signs would have set the
-        3s against the -1s and paired the surplus 1s among themselves. Where those pairs close an odd cycle, no split
-        keeps them all between the camps: the one that leaves the fewest inside a camp (``_CAMP_BLOCKS``). A block the
-        flow pairs with none of its group keeps its sign's camp (negative first). After an odd field's rounds at
-        8,000 players, a group's flow paired its -3s with its -1s (2 pairs) and its 1s (6), round the 595 pairs of
-        its -1s and 1s; every camp by sign put its 3s with its 1s, which they meet at no side cost, and its stayers'
-        own pairing's searches took 0.4 CPU seconds, 0.01 with the 3s against the 1s.
+        Whether two biases meet at no side cost depends on the measure (RULES.md 3): under ``max`` any two different
+        biases do (3 and 1: the 3 takes side 2, and the larger imbalance falls), under ``sum`` only opposite signs. So
+        the camps follow the pairs that the roles' flow (:meth:`_blocks`) makes between the group's blocks: each block
+        in the other camp from the blocks it meets there, the lowest bias of each connected set in the first camp. In a
+        group of biases 3, 1 and -1 whose 1s are the more numerous, the flow pairs the 1s with both others: the 1s
+        against the 3s and -1s, where the signs would have set the 3s against the -1s and paired the surplus 1s among
+        themselves. Where those pairs close an odd cycle, no split keeps them all between the camps: the one that leaves
+        the fewest inside a camp, of those the nearest the signs' camps, where it leaves few enough (``_CAMP_BLOCKS``,
+        ``_CAMP_SHARE``; else every block keeps its sign's camp). A block the flow pairs with none of its group keeps
+        its sign's camp (negative first). After an odd field's rounds at 8,000 players, a group's flow paired its -3s
+        with its -1s (2 pairs) and its 1s (6), round the 595 pairs of its -1s and 1s; every camp by sign put its 3s with
+        its 1s, which they meet at no side cost, and its stayers' own pairing's searches took 0.4 CPU seconds, 0.01 with
+        the 3s against the 1s.
 
         Blocks 0, 1, 2 of biases 3, 1, -1, the flow pairing block 1 with both others; then a flow round all three
         (an odd cycle, whose lightest pairs, the 3s with the -1s, go inside a camp); one with more pairs inside any
