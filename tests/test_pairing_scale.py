@@ -195,64 +195,64 @@ def test_within_group_random_is_exact(n: int, rounds: int, seed: int, monkeypatc
     assert drawn and checked  # groups large enough to take only their lowest draws, and checked by their chunks
 
 
+def _lowest_partners_held(settings: Settings, seed: int,
+                          keys: Callable[[Costs, int, np.ndarray, np.ndarray, np.ndarray], list[np.ndarray]]
+                          ) -> set[int]:
+    """After a history with Player A by a coin (:func:`_coin_swiss`) under ``settings``, whether G' holds each
+    player v of a large group with its partners of least ``keys(c, v, others, lo, hi)[k]`` (``_DRAWN`` of them for
+    the first key, ``_SPARING`` for each other; ties aside): the keys ``k`` for which some such pair was checked."""
+    event = _coin_swiss(160, 10, seed, settings)
+    state = round_state(event, event.paired_rounds + 1)
+    solver_ = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))
+    c = solver_.c
+    checked: set[int] = set()
+    for mem in c.members:
+        if len(mem) <= 2 * solver._WINDOW + 8:
+            continue
+        nodes = np.array(mem, dtype=np.int64)
+        for v in mem:
+            others = nodes[nodes != v]
+            lo, hi = np.minimum(others, v), np.maximum(others, v)
+            for k, key in enumerate(keys(c, v, others, lo, hi)):
+                key = np.where(c.allowed_many(lo, hi), key, 1 << 20)
+                kth = np.sort(key)[(solver._SPARING if k else solver._DRAWN) - 1]  # all below it, ties aside
+                for x in others[key < kth].tolist():
+                    assert (min(v, x), max(v, x)) in solver_.edges
+                    checked.add(k)
+    return checked
+
+
 def test_under_colours_the_seeded_draw_takes_partners_that_spare_the_colours() -> None:
     """Under ``within_group: random`` with ``colours: alternate``, after a history with Player A by a coin (a
     quarter of a group may take neither colour, RULES.md 2.10), G' holds each player of a large group with its
     partners of lowest draw, with those of lowest colour levels, then draw, and a player who may take neither colour
     with those who may take neither, then of lowest colour preference, then draw (:meth:`Solver._lowest_draws`;
     ``_DRAWN`` and ``_SPARING`` of each)."""
-    event = _coin_swiss(160, 10, 7, Settings(colours="alternate", within_group="random", points="chess"))
-    state = round_state(event, event.paired_rounds + 1)
-    solver_ = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))
-    c = solver_.c
-    neither = ~c._white_ok & ~c._black_ok
-    checked = [0, 0, 0]
-    for mem in c.members:
-        if len(mem) <= 2 * solver._WINDOW + 8:
-            continue
-        nodes = np.array(mem, dtype=np.int64)
-        for v in mem:
-            others = nodes[nodes != v]
-            lo, hi = np.minimum(others, v), np.maximum(others, v)
-            draws = pair_draw(c.key_array[lo], c.key_array[hi])
-            levels = best_colours(c, lo, hi)
-            keys = [draws, levels * (1 << 16) + draws]
-            if neither[v]:
-                keys.append((2 * ~neither[others] + levels % 2) * (1 << 16) + draws)
-            for k, key in enumerate(keys):
-                key = np.where(c.allowed_many(lo, hi), key, 1 << 20)
-                kth = np.sort(key)[(solver._SPARING if k else solver._DRAWN) - 1]  # all below it, ties aside
-                for x in others[key < kth].tolist():
-                    assert (min(v, x), max(v, x)) in solver_.edges
-                    checked[k] += 1
-    assert all(checked)
+
+    def keys(c: Costs, v: int, others: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[np.ndarray]:
+        neither = ~c._white_ok & ~c._black_ok
+        draws = pair_draw(c.key_array[lo], c.key_array[hi])
+        levels = best_colours(c, lo, hi)
+        found = [draws, levels * (1 << 16) + draws]
+        if neither[v]:
+            found.append((2 * ~neither[others] + levels % 2) * (1 << 16) + draws)
+        return found
+
+    assert _lowest_partners_held(Settings(colours="alternate", within_group="random", points="chess"), 7,
+                                 keys) == {0, 1, 2}
 
 
 def test_under_sides_the_seeded_draw_takes_partners_met_at_no_side_cost() -> None:
     """Under ``within_group: random`` with ``sides: single``, after a history with Player A by a coin (side biases
     spread, RULES.md 3), G' holds each player of a large group with its partners of lowest draw, and with those it
     meets at no side cost first, then by draw (:meth:`Solver._lowest_draws`; ``_DRAWN`` and ``_SPARING`` of each)."""
-    event = _coin_swiss(160, 10, 8, Settings(sides="single", within_group="random"))
-    state = round_state(event, event.paired_rounds + 1)
-    solver_ = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))
-    c = solver_.c
-    checked = [0, 0]
-    for mem in c.members:
-        if len(mem) <= 2 * solver._WINDOW + 8:
-            continue
-        nodes = np.array(mem, dtype=np.int64)
-        for v in mem:
-            others = nodes[nodes != v]
-            lo, hi = np.minimum(others, v), np.maximum(others, v)
-            draws = pair_draw(c.key_array[lo], c.key_array[hi])
-            floors = c.side_floors(np.full(len(others), c.bias[v]), c._bias[others])
-            for k, key in enumerate((draws, (floors > 0) * (1 << 16) + draws)):
-                key = np.where(c.allowed_many(lo, hi), key, 1 << 20)
-                kth = np.sort(key)[(solver._SPARING if k else solver._DRAWN) - 1]  # all below it, ties aside
-                for x in others[key < kth].tolist():
-                    assert (min(v, x), max(v, x)) in solver_.edges
-                    checked[k] += 1
-    assert all(checked)
+
+    def keys(c: Costs, v: int, others: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[np.ndarray]:
+        draws = pair_draw(c.key_array[lo], c.key_array[hi])
+        floors = c.side_floors(np.full(len(others), c.bias[v]), c._bias[others])
+        return [draws, (floors > 0) * (1 << 16) + draws]
+
+    assert _lowest_partners_held(Settings(sides="single", within_group="random"), 8, keys) == {0, 1}
 
 
 def test_the_cheapest_start_keeps_every_edge_feasible() -> None:
