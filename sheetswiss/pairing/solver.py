@@ -1408,7 +1408,7 @@ class Solver:
                             todo.append(b)
                         elif camp[b] == camp[a]:
                             odd = True
-            if odd:  # the split that leaves the fewest of the flow's pairs inside a camp, the first such
+            if odd:  # the split that leaves the fewest of the flow's pairs inside a camp
                 found.sort(key=bias.__getitem__)
                 if len(found) > _CAMP_BLOCKS:
                     return {bias[k]: bias[k] < 0 for k in bias}
