@@ -198,9 +198,10 @@ def test_within_group_random_is_exact(n: int, rounds: int, seed: int, monkeypatc
 def _lowest_partners_held(settings: Settings, seed: int,
                           keys: Callable[[Costs, int, np.ndarray, np.ndarray, np.ndarray], list[np.ndarray]]
                           ) -> set[int]:
-    """After a history with Player A by a coin (:func:`_coin_swiss`) under ``settings``, whether G' holds each
+    """After a history with Player A by a coin (:func:`_coin_swiss`) under ``settings``, asserts that G' holds each
     player v of a large group with its partners of least ``keys(c, v, others, lo, hi)[k]`` (``_DRAWN`` of them for
-    the first key, ``_SPARING`` for each other; ties aside): the keys ``k`` for which some such pair was checked."""
+    the first key, ``_SPARING`` for each other; ties aside), and returns the keys ``k`` for which some such pair
+    was checked."""
     event = _coin_swiss(160, 10, seed, settings)
     state = round_state(event, event.paired_rounds + 1)
     solver_ = Solver(Costs(event, state, state.bye_eligible or frozenset(state.order), rematches=False))

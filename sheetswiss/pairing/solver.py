@@ -954,6 +954,11 @@ class Solver:
                     break
         return out
 
+    def _circle_of(self, g: int, nodes: Iterable[int]) -> tuple[int, np.ndarray, np.ndarray]:
+        """:func:`_circle` of group ``g``'s players ``nodes``: its length, and their sink and source places."""
+        c = self.c
+        return _circle(c.pattern, c.size[g], c.half[g], np.array([c.place_of[v] for v in nodes], dtype=np.int64))
+
     def _colour_ring(self, g: int, nodes: Sequence[int], lifted: Collection[int] = ()
                      ) -> tuple[list[tuple[int, int]], dict[int, int], dict[int, int]] | None:
         """The pairs and start potentials of group ``g``'s players ``nodes`` under ``colours: alternate`` with
@@ -997,8 +1002,7 @@ class Solver:
         m = len(nodes)
         if m < 2 * _WINDOW + 8 or m % 2:
             return None
-        place = np.array([c.place_of[v] for v in nodes], dtype=np.int64)
-        length, pos, anti = _circle(c.pattern, c.size[g], c.half[g], place)
+        length, pos, anti = self._circle_of(g, nodes)
         due = np.array([c.due[v] for v in nodes], dtype=np.int64)
         white = np.array([c._white_ok[v] for v in nodes], dtype=bool)
         black = np.array([c._black_ok[v] for v in nodes], dtype=bool)
@@ -1465,10 +1469,10 @@ class Solver:
         up of the more numerous camp, or where that camp is all optional, one more of those floats down (the ring of
         a group of 230 such players at 8,000 players after a swisspair history, which had none). The pairs in ring
         order (the i-th source meets the i-th sink) and the optional players left out; ``None`` for a ring too small
-        or odd. Each player also gets its partners
-        of lowest draw among the ties (:meth:`_ring_draws`). A ring more than a ``1 / _WILD`` share of which is wild
-        starts at the pattern's own potentials instead of its own (:meth:`_ring_potentials`), so its wild players
-        are not exchanged (at 8,000 players after sides by a coin, 0.1 CPU seconds)."""
+        or odd. Each player also gets its partners of lowest draw among the ties (:meth:`_ring_draws`). A ring more
+        than a ``1 / _WILD`` share of which is wild starts at the pattern's own potentials instead of its own
+        (:meth:`_ring_potentials`), so its wild players are not exchanged (at 8,000 players after sides by a coin,
+        0.1 CPU seconds)."""
         c = self.c
         camp = self._camps[g]
         out = set(optional[:away])
@@ -1486,8 +1490,7 @@ class Solver:
         if c.pattern == "random" or m < 2 * _WINDOW + 8 or m % 2:
             return None
         every = np.array([*nodes, *out], dtype=np.int64)
-        place = np.array([c.place_of[v] for v in every], dtype=np.int64)
-        length, pos, anti = _circle(c.pattern, c.size[g], c.half[g], place)
+        length, pos, anti = self._circle_of(g, every)
         member = np.arange(len(every)) < m
         first = np.array([camp[c.bias[v]] for v in every], dtype=bool)
         major = 2 * int((first & member).sum()) >= m
@@ -2106,8 +2109,7 @@ class Solver:
         if g in self._slid:
             return [0] * len(members)
         c = self.c
-        place = np.array([c.place_of[v] for v in members], dtype=np.int64)
-        length, pos, anti = _circle(c.pattern, c.size[g], c.half[g], place)
+        length, pos, anti = self._circle_of(g, members)
         sources = {u for u, _ in ring}
         source = np.array([v in sources for v in members], dtype=bool)
         ring_phi = self._ring_phi(length, anti[source], pos[~source])
